@@ -1,0 +1,144 @@
+// Package cli implements the coraopt command line. Each command lives in its own file
+// with an options struct and a run function that writes to injected streams, so every
+// command is tested without a terminal (the GitHub CLI's layout). cmd/coraopt only calls
+// Main.
+//
+// Contract (DESIGN.md "CLI"): JSON on stdout, diagnostics on stderr; exit 0 on success,
+// 1 when a check failed or the model is infeasible/unbounded/stopped on a limit, 2 on a
+// usage or input error. `-` as a file name reads standard input.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0
+	ExitFailed   = 1 // a check failed, or the model is infeasible / unbounded / hit a limit
+	ExitBadUsage = 2 // usage or input error
+)
+
+// Streams are the command's standard streams. IsTerminal tells whether Out is a terminal
+// (table output and progress bars by default).
+type Streams struct {
+	In         io.Reader
+	Out        io.Writer
+	Err        io.Writer
+	IsTerminal bool
+}
+
+// SystemStreams returns the process's streams.
+func SystemStreams() Streams {
+	return Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, IsTerminal: term.IsTerminal(int(os.Stdout.Fd()))}
+}
+
+// ExitError carries an exit code out of a command.
+type ExitError struct {
+	Code int
+	Err  error
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// usageErr wraps err as an input/usage error (exit 2).
+func usageErr(err error) error { return &ExitError{Code: ExitBadUsage, Err: err} }
+
+// usageErrf formats an input/usage error (exit 2).
+func usageErrf(format string, args ...any) error {
+	return usageErr(fmt.Errorf(format, args...))
+}
+
+// failed is an outcome that is not an error of the user's but not a success either
+// (exit 1): infeasible, a failed check. The message, if any, goes to stderr.
+func failed(err error) error { return &ExitError{Code: ExitFailed, Err: err} }
+
+// Version is the module version baked in by the Go toolchain ("(devel)" in a checkout).
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+// globalOptions are the flags every command shares.
+type globalOptions struct {
+	output string // json | table | "" (auto)
+}
+
+// format resolves the output format: the flag, or table on a terminal and JSON otherwise.
+func (g *globalOptions) format(s Streams) (string, error) {
+	switch g.output {
+	case "":
+		if s.IsTerminal {
+			return "table", nil
+		}
+		return "json", nil
+	case "json", "table":
+		return g.output, nil
+	}
+	return "", usageErrf("--output %q: want json or table", g.output)
+}
+
+// NewRootCmd builds the command tree writing to s.
+func NewRootCmd(s Streams) *cobra.Command {
+	g := &globalOptions{}
+	root := &cobra.Command{
+		Use:   "coraopt",
+		Short: "Completion-time-aware cluster scheduling as optimization, solved and verified",
+		Long: `coraopt turns completion-time-aware cluster scheduling (CORA, RUSH, RDS, WOHA, RTMR)
+into optimization problems, solves them with real solvers (a built-in sparse simplex,
+HiGHS, lp_solve), and proves the answers right by cross-checking independent methods.
+
+Output is a table on a terminal and JSON otherwise; choose with -o json|table.
+Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
+		Version:       Version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.PersistentFlags().StringVarP(&g.output, "output", "o", "", "output format: json or table (default: table on a terminal, JSON otherwise)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(err) })
+	root.AddCommand(
+		newSolversCmd(s, g),
+	)
+	return root
+}
+
+// Main runs the command line with args (without the program name) and returns the exit
+// code. Errors are printed to s.Err.
+func Main(ctx context.Context, args []string, s Streams) int {
+	root := NewRootCmd(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintf(s.Err, "coraopt: %v\n", ee.Err)
+		}
+		return ee.Code
+	}
+	// cobra's own errors (unknown command, bad args) are usage errors.
+	fmt.Fprintf(s.Err, "coraopt: %v\n", err)
+	return ExitBadUsage
+}
