@@ -18,6 +18,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	_ "github.com/coraopt/coraopt/solvers/all" // every backend compiled into this binary
 )
 
 // Exit codes.
