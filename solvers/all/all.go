@@ -8,5 +8,5 @@
 package all
 
 import (
-	// One line per backend; keep sorted.
+// One line per backend; keep sorted.
 )
