@@ -210,7 +210,7 @@ func (h *jobHeap) Less(a, b int) bool {
 	return ja < jb
 }
 func (h *jobHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
-func (h *jobHeap) Push(x any)   { h.idx = append(h.idx, x.(int)) }
+func (h *jobHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
 func (h *jobHeap) Pop() any {
 	x := h.idx[len(h.idx)-1]
 	h.idx = h.idx[:len(h.idx)-1]

@@ -243,9 +243,9 @@ func checkSchedule(t tb, in *sched.Instance, s *sched.Schedule, d []int) {
 // genOpts shapes random instances.
 type genOpts struct {
 	maxJobs, maxSlots, maxCap, maxDemand, resources int
-	utility                                       string // "table" (integers 0–9), "real", "sigmoid"
-	release, maxPar                               bool
-	varyCap                                       bool
+	utility                                         string // "table" (integers 0–9), "real", "sigmoid"
+	release, maxPar                                 bool
+	varyCap                                         bool
 	// feasible raises capacities until each resource's total capacity covers its total
 	// demand (release times and caps can still make an instance infeasible).
 	feasible bool

@@ -17,7 +17,7 @@ var ErrInfeasible = errors.New("tas: infeasible")
 // capacities per resource, and utility access. It is built once per call and never
 // mutated.
 type problem struct {
-	inst *sched.Instance
+	inst    *sched.Instance
 	n, T, R int
 	eta     [][]int64 // eta[j][r]: demand of job j for resource r
 	cap     [][]int64 // cap[r][t-1]: capacity of resource r in slot t

@@ -41,15 +41,15 @@ import (
 // evaluation of U_j(t+1) per arriving job and a weighted selection of the threshold
 // (expected linear), plus sorting the jobs at or above it.
 type sweep struct {
-	ctx     context.Context
-	p       *problem
-	stats   *Stats
-	rng     *rand.Rand
-	items   []sweepItem
-	sumAll  []int64 // Σ η_r over the arriving jobs
-	budget  []int64 // Σ_{s≤t} C_rs at the boundary being decided
-	rem     []int64 // what is left of it
-	group   []int64 // demand of the jobs of a tie group that fit alone
+	ctx    context.Context
+	p      *problem
+	stats  *Stats
+	rng    *rand.Rand
+	items  []sweepItem
+	sumAll []int64 // Σ η_r over the arriving jobs
+	budget []int64 // Σ_{s≤t} C_rs at the boundary being decided
+	rem    []int64 // what is left of it
+	group  []int64 // demand of the jobs of a tie group that fit alone
 }
 
 type sweepItem struct {
