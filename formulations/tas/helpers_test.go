@@ -243,7 +243,7 @@ func checkSchedule(t tb, in *sched.Instance, s *sched.Schedule, d []int) {
 // genOpts shapes random instances.
 type genOpts struct {
 	maxJobs, maxSlots, maxCap, maxDemand, resources int
-	utility                                         string // "table" (integers 0–9), "real", "sigmoid"
+	utility                                         string // "table" (integers 0–9), "real", "sigmoid", "mixed"
 	release, maxPar                                 bool
 	varyCap                                         bool
 	// feasible raises capacities until each resource's total capacity covers its total
@@ -333,6 +333,27 @@ func genUtility(t *rapid.T, kind string, T int) sched.Utility {
 			Deadline: rapid.Float64Range(0, float64(T)+1).Draw(t, "d"),
 			Decay:    rapid.Float64Range(0.05, 3).Draw(t, "mu"),
 		}
+	}
+	if kind == "mixed" {
+		// Families whose float values tie and go flat: steep sigmoids saturate at their
+		// priority and underflow to 0, steps and integer lines tie across jobs.
+		switch rapid.IntRange(0, 4).Draw(t, "family") {
+		case 0:
+			return sched.Sigmoid{
+				Priority: float64(rapid.IntRange(1, 3).Draw(t, "p")),
+				Deadline: float64(rapid.IntRange(1, T).Draw(t, "d")),
+				Decay:    rapid.SampledFrom([]float64{0.5, 5, 40, 800}).Draw(t, "mu"),
+			}
+		case 1:
+			return sched.Step{Value: float64(rapid.IntRange(1, 5).Draw(t, "v")), Deadline: float64(rapid.IntRange(1, T).Draw(t, "d")),
+				Late: float64(rapid.IntRange(0, 1).Draw(t, "late"))}
+		case 2:
+			return sched.Linear{Priority: float64(rapid.IntRange(0, 5).Draw(t, "w")), Budget: float64(rapid.IntRange(1, T).Draw(t, "b")),
+				Slope: float64(rapid.IntRange(0, 2).Draw(t, "beta")), Hard: rapid.Bool().Draw(t, "hard")}
+		case 3:
+			return sched.Constant{Value: float64(rapid.IntRange(0, 3).Draw(t, "c"))}
+		}
+		return genUtility(t, "real", T)
 	}
 	v := make([]float64, T)
 	for k := range v {

@@ -59,9 +59,13 @@ type Stats struct {
 	// Layered engine: feasibility tests, stalled layers, branches explored, stalls decided
 	// by the keep rule.
 	Probes, Stalls, Branches, RuleChoices int
-	// Sweep: boundaries where not every arriving job fit, and utility evaluations there.
+	// Sweep: boundaries where not every arriving job fit, utility evaluations there,
+	// rollbacks because a job stopped inside a flat stretch of its utility, and such
+	// stops withdrawn on re-checking.
 	BlockingSlots int
 	Evaluations   int64
+	Rollbacks     int
+	Withdrawn     int
 }
 
 // OnionPeel computes the lexicographic max-min of the sorted utility vector of TAS

@@ -53,6 +53,7 @@ func TestOnionPeelMatchesBruteForce(t *testing.T) {
 		"table-2resources": {maxJobs: 5, maxSlots: 6, maxCap: 4, maxDemand: 8, utility: "table", resources: 2, varyCap: true},
 		"real":             {maxJobs: 5, maxSlots: 6, maxCap: 4, maxDemand: 8, utility: "real", varyCap: true},
 		"sigmoid":          {maxJobs: 5, maxSlots: 6, maxCap: 4, maxDemand: 8, utility: "sigmoid", resources: 2},
+		"mixed":            {maxJobs: 5, maxSlots: 6, maxCap: 4, maxDemand: 8, utility: "mixed", varyCap: true},
 		// Release times and parallelism caps: the brute force checks feasibility by its
 		// own Ford–Fulkerson.
 		"release":        {maxJobs: 5, maxSlots: 6, maxCap: 4, maxDemand: 8, utility: "table", release: true},
@@ -75,6 +76,7 @@ func TestSweepMatchesLayers(t *testing.T) {
 		"sigmoid": {maxJobs: 40, maxSlots: 30, maxCap: 10, maxDemand: 30, utility: "sigmoid", resources: 2, varyCap: true, feasible: true},
 		"real":    {maxJobs: 40, maxSlots: 30, maxCap: 10, maxDemand: 30, utility: "real", varyCap: true, feasible: true},
 		"table":   {maxJobs: 25, maxSlots: 12, maxCap: 6, maxDemand: 12, utility: "table", feasible: true},
+		"mixed":   {maxJobs: 40, maxSlots: 40, maxCap: 10, maxDemand: 30, utility: "mixed", resources: 2, varyCap: true, feasible: true},
 	}
 	for name, o := range cases {
 		t.Run(name, func(t *testing.T) {

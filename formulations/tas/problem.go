@@ -125,7 +125,7 @@ func (p *problem) totalViolation() *Violation {
 // (the layered engine evaluates the same points many times) and through the Utility
 // interface otherwise.
 type utilities struct {
-	jobs  []sched.Job
+	fns   []sched.Utility // one per job, packed (a Job is large; this stays in cache)
 	T     int
 	table []float64 // n*T values, row-major by job, or nil
 }
@@ -134,18 +134,22 @@ type utilities struct {
 const tableLimit = 1 << 22
 
 func newUtilities(inst *sched.Instance) *utilities {
-	return &utilities{jobs: inst.Jobs, T: inst.Horizon}
+	u := &utilities{fns: make([]sched.Utility, len(inst.Jobs)), T: inst.Horizon}
+	for j := range inst.Jobs {
+		u.fns[j] = inst.Jobs[j].Utility
+	}
+	return u
 }
 
 // cache precomputes the whole table when it is small enough.
 func (u *utilities) cache() {
-	n := len(u.jobs)
+	n := len(u.fns)
 	if u.table != nil || n*u.T > tableLimit || n == 0 {
 		return
 	}
 	tab := make([]float64, n*u.T)
 	for j := range n {
-		f := u.jobs[j].Utility
+		f := u.fns[j]
 		row := tab[j*u.T : (j+1)*u.T]
 		for t := range row {
 			row[t] = f.At(t + 1)
@@ -159,7 +163,7 @@ func (u *utilities) at(j, t int) float64 {
 	if u.table != nil {
 		return u.table[j*u.T+t-1]
 	}
-	return u.jobs[j].Utility.At(t)
+	return u.fns[j].At(t)
 }
 
 // lastAtLeast is d_j(L) = max{t ∈ 1..T : U_j(t) ≥ L}, or 0 when U_j(1) < L. Utilities are
