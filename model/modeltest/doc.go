@@ -5,7 +5,8 @@
 // counterexample and is replayed from its seed. Config chooses what the Problems may
 // contain: sizes and densities, the kinds of column bounds (free, fixed, boxed, one-sided)
 // and rows (<=, >=, =, ranged, free), integer columns, a convex quadratic objective
-// (Q = LᵀL, positive semidefinite by construction), the range of coefficient magnitudes,
+// (Q = LᵀL when minimizing, −LᵀL when maximizing: convex by construction), the range
+// of coefficient magnitudes,
 // and whether a feasible point is planted. The zero Config gives small LPs with every
 // kind of bound and row and magnitudes from 1e-6 to 1e6 — the shape file-format round
 // trips need. Solver property tests usually want Config{Integral: true, Feasible: true,

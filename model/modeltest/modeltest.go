@@ -49,8 +49,9 @@ type Config struct {
 	// Integer lets columns be integer (about one in three); their bounds are integral.
 	Integer bool
 	// Quadratic adds, most of the time, an objective ½xᵀQx with Q = LᵀL for a random
-	// sparse L with 1..n rows, so Q is positive semidefinite (up to the rounding of
-	// the products) and the problem convex. Q is stored as its lower triangle.
+	// sparse L with 1..n rows when minimizing and Q = −LᵀL when maximizing, so the
+	// problem is convex (Q positive, respectively negative, semidefinite up to the
+	// rounding of the products). Q is stored as its lower triangle.
 	Quadratic bool
 	// Feasible plants a point x0 inside the column bounds (integral on integer columns)
 	// and places every row's bounds around its activity A·x0, so the problem is
@@ -360,7 +361,8 @@ func (g *gen) rowBounds(activity []float64, i int) (lo, hi float64) {
 	return g.ninf, g.inf
 }
 
-// hessian sets Q = LᵀL (lower triangle) for a random sparse k×n factor L.
+// hessian sets Q = ±LᵀL (lower triangle) for a random sparse k×n factor L, with the
+// sign that makes the objective convex in p's sense.
 func (g *gen) hessian(p *model.Problem, n int) {
 	k := rapid.IntRange(1, n).Draw(g.t, "q-rank")
 	l := make([][]float64, k)
@@ -396,7 +398,7 @@ func (g *gen) hessian(p *model.Problem, n int) {
 			}
 			if s != 0 && !math.IsInf(s, 0) {
 				index = append(index, i)
-				value = append(value, s)
+				value = append(value, float64(p.Sense)*s)
 			}
 		}
 		start[j+1] = len(index)

@@ -93,14 +93,15 @@ func checkConfig(t *rapid.T, cfg Config, p *model.Problem, x0 []float64) {
 	checkNames(t, cfg.Names, p)
 }
 
-// checkPSD checks the smallest eigenvalue of Q against the rounding of its products.
+// checkPSD checks that the objective is convex: the smallest eigenvalue of Q (of −Q
+// when maximizing) is not below the rounding of its products.
 func checkPSD(t *rapid.T, p *model.Problem) {
 	n := p.NumCols()
 	q := mat.NewSymDense(n, nil)
 	scale := 0.0
 	for j := range n {
 		for k := p.QStart[j]; k < p.QStart[j+1]; k++ {
-			q.SetSym(p.QIndex[k], j, p.QValue[k])
+			q.SetSym(p.QIndex[k], j, float64(p.Sense)*p.QValue[k])
 			scale = math.Max(scale, math.Abs(p.QValue[k]))
 		}
 	}
@@ -109,7 +110,7 @@ func checkPSD(t *rapid.T, p *model.Problem) {
 		t.Fatal("eigendecomposition failed")
 	}
 	if min := eig.Values(nil)[0]; min < -1e-9*scale*float64(n) {
-		t.Fatalf("Q is not positive semidefinite: smallest eigenvalue %g (scale %g)", min, scale)
+		t.Fatalf("objective is not convex: smallest eigenvalue of sense·Q %g (scale %g)", min, scale)
 	}
 }
 
