@@ -530,8 +530,10 @@ func (p *parser) columnLine(line string) error {
 	var pairs []pair
 	if p.fixed {
 		col = field(line, 4, 12)
-		if field(line, 14, 22) == "'MARKER'" {
-			return p.marker(line[min(22, len(line)):])
+		// Marker lines have 'MARKER' in field 3 or, as many writers place it, further
+		// right: take them by words.
+		if f := strings.Fields(line); len(f) >= 2 && f[1] == "'MARKER'" {
+			return p.marker(strings.Join(f[2:], " "))
 		}
 		var err error
 		if pairs, err = p.fixedPairs(line); err != nil {
