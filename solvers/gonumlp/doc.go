@@ -30,6 +30,11 @@
 //   - every row of the result is scaled by its largest absolute entry (this leaves x
 //     unchanged and keeps gonum's condition-number tests away from badly scaled rows).
 //
+// When the standard form is square (as many rows as columns) its single solution decides
+// the problem, and the adapter solves it itself with an LU factorization and the
+// feasibility tolerance: lp.Simplex does the same but rejects any component below zero
+// with no tolerance, so rounding (a slack at −1e-16) made feasible problems infeasible.
+//
 // The original x is recovered from the standard-form solution; Objective and RowActivity
 // are recomputed from it in the problem's own sense, offset included. A point gonum calls
 // optimal is checked against the original bounds and rows (relative tolerance 1e-6) and
@@ -45,7 +50,7 @@
 // # Limits and cancellation
 //
 // lp.Simplex cannot be interrupted and counts no iterations. Solve checks the context
-// before it starts, then runs lp.Simplex in a goroutine and returns as soon as the
+// before it starts and Options.TimeLimit after the conversion, then runs lp.Simplex in a goroutine and returns as soon as the
 // context is done (cancelled → Other; deadline → TimeLimit) or Options.TimeLimit passes
 // (TimeLimit); the abandoned goroutine runs to completion in the background and its
 // result is discarded. Options.IterationLimit, WarmStart, MIPGap and Threads are ignored;

@@ -97,9 +97,31 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	if opt.Verbose != nil {
 		fmt.Fprintf(opt.Verbose, "gonum: %d rows × %d columns → standard form %d × %d\n", p.NumRows(), p.NumCols(), ms, ns)
 	}
-	if ms > ns {
+	switch {
+	case ms > ns:
 		// Cannot happen (see toStandardForm); lp.Simplex would panic (gonum issue 450).
 		return nil, fmt.Errorf("gonum: internal error: standard form has %d rows > %d columns", ms, ns)
+	case ms == ns:
+		// One point satisfies the rows. lp.Simplex solves this case itself but calls any
+		// component below 0 infeasible, with no tolerance, so a −1e-16 from rounding
+		// turns a feasible problem infeasible; decide it here with feasTol instead.
+		xs, st := sf.solveSquare(feasTol)
+		switch {
+		case st != solvers.Optimal:
+			return finish(st)
+		case sf.unboundedCol >= 0:
+			return finish(solvers.Unbounded) // the rows are feasible
+		}
+		x := sf.recover(xs)
+		s.setPoint(sol, p, x)
+		if violation(p, x) > checkTol {
+			return finish(solvers.NumericalError)
+		}
+		return finish(solvers.Optimal)
+	}
+
+	if opt.TimeLimit > 0 && time.Since(start) >= opt.TimeLimit {
+		return finish(solvers.TimeLimit)
 	}
 
 	type result struct {

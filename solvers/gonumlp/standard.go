@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/solvers"
 )
 
 // presolveOutcome is what the conversion alone proved.
@@ -287,6 +288,28 @@ func dropDependentEqualities(rows [][]float64, lo, up []float64, keep []bool, fe
 		keep[i] = false
 	}
 	return true
+}
+
+// solveSquare handles a standard form with as many rows as columns: its rows are
+// independent, so Ax′ = b has one solution, and the problem is feasible exactly when that
+// solution is nonnegative (within feasTol).
+func (sf *standardForm) solveSquare(feasTol float64) ([]float64, solvers.Status) {
+	n, _ := sf.a.Dims()
+	var lu mat.LU
+	lu.Factorize(sf.a)
+	var x mat.VecDense
+	if err := lu.SolveVecTo(&x, false, mat.NewVecDense(n, sf.b)); err != nil {
+		return nil, solvers.NumericalError
+	}
+	xs := make([]float64, n)
+	for k := range n {
+		v := x.AtVec(k)
+		if math.IsNaN(v) || v < -feasTol*scale(v) {
+			return nil, solvers.Infeasible
+		}
+		xs[k] = math.Max(0, v)
+	}
+	return xs, solvers.Optimal
 }
 
 // recover maps a standard-form solution back to the original columns.
