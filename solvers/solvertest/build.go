@@ -49,23 +49,19 @@ func (d dense) problem() *model.Problem {
 		Sense:    d.sense,
 		Offset:   d.offset,
 		ColCost:  append([]float64(nil), d.c...),
-		ColLower: d.lo,
-		ColUpper: d.up,
+		ColLower: append([]float64(nil), d.lo...),
+		ColUpper: append([]float64(nil), d.up...),
 		ColNames: make([]string, n),
 		RowNames: make([]string, len(d.rows)),
 	}
 	if p.Sense == 0 {
 		p.Sense = model.Minimize
 	}
-	if p.ColLower == nil {
+	if d.lo == nil {
 		p.ColLower = make([]float64, n)
-	} else {
-		p.ColLower = append([]float64(nil), d.lo...)
 	}
-	if p.ColUpper == nil {
+	if d.up == nil {
 		p.ColUpper = fill(n, inf)
-	} else {
-		p.ColUpper = append([]float64(nil), d.up...)
 	}
 	for j := range n {
 		p.ColNames[j] = fmt.Sprintf("x%d", j)

@@ -136,13 +136,15 @@ func CheckPrimal(p *model.Problem, sol *solvers.Solution, tol Tolerances) error 
 //   - dual feasibility and complementary slackness: σ·y_i > 0 only on a row whose finite
 //     lower bound is active, σ·y_i < 0 only where the finite upper bound is active, and
 //     likewise σ·d_j for column bounds (a basic or inactive row or column has y, d ≈ 0);
-//   - strong duality: Objective equals the dual objective
+//   - strong duality: the objective at X equals the dual objective
 //     Offset + Σ_i y_i·b_i + Σ_j d_j·β_j − ½xᵀQx, with b_i, β_j the bounds the signs select.
 //
-// Together with CheckPrimal this proves the point optimal within the tolerances. The
-// sign test allows a wrong-signed value up to Dual·max(1, ‖c‖∞); complementary slackness
-// is measured as the product |y_i|·(distance of the activity from the selected bound),
-// which is that row's contribution to the duality gap, against Obj·max(1, |z|).
+// Together with CheckPrimal this proves the point optimal within the tolerances.
+// Tolerances: a multiplier may have the wrong sign by Dual·max(1, ‖c + Qx‖∞); the reduced
+// cost may differ from the recomputed one by Dual·max(1, Σ|terms|); complementary
+// slackness is measured as |multiplier|·(distance of the activity from the bound its sign
+// selects), that row's or column's share of the duality gap, against Obj·max(1, |z|); the
+// gap itself may be Obj·max(1, |z|) + Dual·Σ|selected bounds|.
 func CheckLPCertificate(p *model.Problem, sol *solvers.Solution, tol Tolerances) error {
 	tol = tol.withDefaults()
 	if sol == nil || sol.X == nil {
@@ -173,11 +175,11 @@ func CheckLPCertificate(p *model.Problem, sol *solvers.Solution, tol Tolerances)
 	sigma := float64(p.Sense)
 	var v violations
 
-	cmax := 0.0
-	for _, c := range p.ColCost {
-		cmax = math.Max(cmax, math.Abs(c))
-	}
 	grad, qx := gradient(p, x)
+	gmax := 0.0 // duals scale with the objective's gradient (c for an LP)
+	for _, g := range grad {
+		gmax = math.Max(gmax, math.Abs(g))
+	}
 	for j := range n {
 		// d_j = grad_j − Σ_i a_ij y_i, with the magnitude of the terms as the scale.
 		want, mag := grad[j], math.Abs(grad[j])
@@ -192,7 +194,7 @@ func CheckLPCertificate(p *model.Problem, sol *solvers.Solution, tol Tolerances)
 	}
 
 	z := p.Objective(x)
-	signTol := tol.Dual * scale(cmax)
+	signTol := tol.Dual * scale(gmax)
 	csTol := tol.Obj * scale(z)
 	dualObj := p.Offset
 	boundMag := 0.0 // Σ|b| over the bounds the multipliers select
