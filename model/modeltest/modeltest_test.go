@@ -224,3 +224,28 @@ func TestDiff(t *testing.T) {
 		t.Error("Diff with nil Problems")
 	}
 }
+
+func TestDiffTolAndSample(t *testing.T) {
+	p := Sample()
+	if err := p.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if p.Kind() != "MIQP" || p.NumRows() != 5 || p.NumCols() != 8 {
+		t.Fatalf("Sample is %s with %d rows and %d columns", p.Kind(), p.NumRows(), p.NumCols())
+	}
+	q := p.Clone()
+	q.ColNames = nil
+	q.AValue[0] *= 1 + 1e-12
+	if d := DiffTol(p, q, 1e-9); d != "" {
+		t.Errorf("a 1e-12 change and dropped names: %s", d)
+	}
+	q.RowUpper[0] *= 1 + 1e-6
+	if d := DiffTol(p, q, 1e-9); !strings.Contains(d, "row 0") {
+		t.Errorf("a 1e-6 change in a row bound: %q", d)
+	}
+	q = p.Clone()
+	q.Integrality[0] = true
+	if d := DiffTol(p, q, 1e-9); !strings.Contains(d, "column 0") {
+		t.Errorf("integrality change: %q", d)
+	}
+}

@@ -3,7 +3,6 @@ package mps
 import (
 	"bytes"
 	"flag"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,37 +14,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// sampleProblem has one of everything Write handles: maximization, an offset, an
-// integer block, every kind of row (including ranged and free), every kind of bound, an
-// unnamed column and row, an empty column, and a quadratic objective.
-func sampleProblem(t *testing.T) *model.Problem {
-	t.Helper()
-	m := model.New("sample")
-	x := m.Continuous(0, 4, "x")
-	y := m.Integer(0, 10, "y")
-	b := m.Binary("b")
-	z := m.Continuous(math.Inf(-1), math.Inf(1), "")
-	w := m.Continuous(-2, -0.5, "w")
-	u := m.Continuous(math.Inf(-1), 3, "u")
-	f := m.Continuous(1.25, 1.25, "f")
-	m.Continuous(0, math.Inf(1), "empty")
-	m.AddLe(model.Sum(x, y).Plus(b.Mul(2)), 8, "cap")
-	m.AddGe(x.Mul(0.1).Plus(z.E()), 1e-7, "")
-	m.AddEq(model.Sum(y, w, f), 3, "bal")
-	m.AddRange(model.Sum(u, z), -1.5, 2.5, "band")
-	m.AddRange(z.Mul(3).Plus(x.E()), math.Inf(-1), math.Inf(1), "free")
-	obj := model.SumExpr(x.Mul(3), y.Mul(2), b.Mul(-1), u.E())
-	obj.AddConst(12.5)
-	m.Maximize(obj)
-	m.AddQuadObj(x, x, -1)
-	m.AddQuadObj(x, z, 0.5)
-	m.AddQuadObj(z, z, -1) // Q = [[-2, 0.5], [0.5, -2]]: concave, a convex maximization
-	p, err := m.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func sampleProblem(*testing.T) *model.Problem { return modeltest.Sample() }
 
 func TestWriteGolden(t *testing.T) {
 	p := sampleProblem(t)
