@@ -188,7 +188,11 @@ func (l *lexer) block(end string) error {
 func (l *lexer) comment(text string) {
 	text = strings.TrimSpace(text)
 	if rest, ok := strings.CutPrefix(text, "Problem name:"); ok && !l.named {
-		l.problemName, l.named = strings.TrimSpace(rest), true
+		name := strings.TrimSpace(rest)
+		if strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return // not a name Write could give back
+		}
+		l.problemName, l.named = name, true
 	}
 }
 

@@ -566,7 +566,7 @@ func (p *parser) bounds() error {
 		switch {
 		case t.kind == tName && !t.colon:
 			p.advance()
-			j := p.column(t.text, t.line)
+			j := p.boundColumn(t)
 			if n := p.peek(); n.kind == tName && strings.EqualFold(n.text, "free") {
 				p.advance()
 				p.setLower(j, math.Inf(-1), t.line)
@@ -595,7 +595,7 @@ func (p *parser) bounds() error {
 			if x.kind != tName || x.colon {
 				return p.errorf(x, "expected a variable, found %s", describe(x))
 			}
-			j := p.column(x.text, x.line)
+			j := p.boundColumn(x)
 			if p.peek().kind != tCmp {
 				p.apply(j, op.op, v, true, t.line)
 				continue
@@ -620,6 +620,16 @@ func (p *parser) bounds() error {
 		}
 	}
 	return nil
+}
+
+// boundColumn returns the column named by t, creating it with a warning when it has
+// not appeared before (a typo, most likely).
+func (p *parser) boundColumn(t token) int {
+	if j, ok := p.colIndex[t.text]; ok {
+		return j
+	}
+	p.warnf(t.line, "%q does not appear in the objective or the constraints", t.text)
+	return p.column(t.text, t.line)
 }
 
 // apply sets a one-sided bound: x op v, or v op x when reversed.

@@ -148,13 +148,8 @@ func Write(w io.Writer, p *model.Problem) error {
 	if p.NumCols() == 0 && p.NumRows() > 0 {
 		return errors.New("lpformat: rows without columns cannot be written in LP format")
 	}
-	if strings.ContainsAny(p.Name, "\n\r") {
-		return fmt.Errorf("lpformat: problem name %q contains a line break", p.Name)
-	}
-	for _, v := range p.QValue {
-		if math.IsInf(2*v, 0) {
-			return fmt.Errorf("lpformat: quadratic coefficient %g is too large to write doubled", v)
-		}
+	if strings.ContainsFunc(p.Name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return fmt.Errorf("lpformat: problem name %q contains a control character", p.Name)
 	}
 	nm := NamesFor(p)
 	lw := &lineWriter{w: bufio.NewWriter(w)}
@@ -211,20 +206,35 @@ func writeObjective(lw *lineWriter, p *model.Problem, nm Names) {
 		lw.term(p.ColCost[j], nm.Cols[j], j == 0)
 	}
 	if p.HasQuadratic() {
+		// [ … ] / 2 holds Q_jj x_j ^ 2 and 2 Q_ij x_i * x_j. An off-diagonal entry too
+		// large to double goes, undoubled, into a bracket of its own without "/ 2".
+		var huge []int
 		lw.word("+ [")
 		first := true
 		for j := range p.NumCols() {
 			for k := p.QStart[j]; k < p.QStart[j+1]; k++ {
 				i, v := p.QIndex[k], p.QValue[k]
-				if i == j {
+				switch {
+				case i == j:
 					lw.term(v, nm.Cols[j]+" ^ 2", first)
-				} else {
+				case math.IsInf(2*v, 0):
+					huge = append(huge, j, k)
+					continue
+				default:
 					lw.term(2*v, nm.Cols[j]+" * "+nm.Cols[i], first)
 				}
 				first = false
 			}
 		}
 		lw.word("] / 2")
+		if len(huge) > 0 {
+			lw.word("+ [")
+			for h := 0; h < len(huge); h += 2 {
+				j, k := huge[h], huge[h+1]
+				lw.term(p.QValue[k], nm.Cols[j]+" * "+nm.Cols[p.QIndex[k]], h == 0)
+			}
+			lw.word("]")
+		}
 	}
 	if p.Offset != 0 {
 		if p.Offset < 0 {
