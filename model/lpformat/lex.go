@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-type tokenKind int
+type tokenKind uint8
 
 const (
 	tEOF tokenKind = iota
@@ -27,14 +27,14 @@ const (
 
 // Comparison operators.
 const (
-	cmpLE = iota
+	cmpLE uint8 = iota
 	cmpGE
 	cmpEQ
 )
 
 // Section keywords.
 const (
-	kwMin = iota
+	kwMin uint8 = iota
 	kwMax
 	kwSubjectTo
 	kwBounds
@@ -50,7 +50,7 @@ var keywordNames = [...]string{
 	kwGeneral: "General", kwBinary: "Binary", kwSemi: "Semi-continuous", kwSOS: "SOS", kwEnd: "End",
 }
 
-var keywords = map[string]int{
+var keywords = map[string]uint8{
 	"minimize": kwMin, "minimise": kwMin, "minimum": kwMin, "min": kwMin,
 	"maximize": kwMax, "maximise": kwMax, "maximum": kwMax, "max": kwMax,
 	"st": kwSubjectTo, "s.t.": kwSubjectTo, "st.": kwSubjectTo,
@@ -62,12 +62,12 @@ var keywords = map[string]int{
 }
 
 type token struct {
-	kind  tokenKind
 	text  string
 	num   float64 // tNumber
-	op    int     // tCmp: cmpLE, cmpGE, cmpEQ; tKeyword: kw*
-	line  int
-	colon bool // tName: followed by ':' (a label)
+	line  int32
+	kind  tokenKind
+	op    uint8 // tCmp: cmpLE, cmpGE, cmpEQ; tKeyword: kw*
+	colon bool  // tName: followed by ':' (a label)
 }
 
 // isDelimiter reports the characters that end a name.
@@ -83,7 +83,8 @@ func isDelimiter(c byte) bool {
 // given as "\ Problem name: X".
 type lexer struct {
 	src         string
-	pos, line   int
+	pos         int
+	line        int32
 	problemName string
 	named       bool
 }
@@ -95,7 +96,7 @@ func (l *lexer) errorf(format string, args ...any) error {
 // tokens lexes the whole input.
 func (l *lexer) tokens() ([]token, error) {
 	l.line = 1
-	var out []token
+	out := make([]token, 0, len(l.src)/3+16) // dense files have a token per three bytes
 	for {
 		t, err := l.next()
 		if err != nil {
@@ -130,9 +131,9 @@ func (l *lexer) tokens() ([]token, error) {
 			i++ // the colon
 			continue
 		}
-		if t.kind == tName {
+		if t.kind == tName && len(t.text) <= len("semi-continuous") {
 			if kw, ok := keywords[strings.ToLower(t.text)]; ok {
-				t.kind, t.op = tKeyword, kw
+				t.kind, t.op = tKeyword, uint8(kw)
 			}
 		}
 		joined = append(joined, t)
@@ -179,7 +180,7 @@ func (l *lexer) block(end string) error {
 		return newError(start, "", "comment is not closed with %s", end)
 	}
 	skipped := l.src[l.pos : l.pos+2+i+len(end)]
-	l.line += strings.Count(skipped, "\n")
+	l.line += int32(strings.Count(skipped, "\n"))
 	l.pos += len(skipped)
 	return nil
 }

@@ -50,8 +50,8 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("line %d: %s: %s", e.Line, e.Section, e.Msg)
 }
 
-func newError(line int, section, format string, args ...any) *ParseError {
-	return &ParseError{Line: line, Section: section, Msg: fmt.Sprintf(format, args...)}
+func newError(line int32, section, format string, args ...any) *ParseError {
+	return &ParseError{Line: int(line), Section: section, Msg: fmt.Sprintf(format, args...)}
 }
 
 // ReadFile reads an LP file; a name ending in ".gz" is decompressed. Errors are prefixed
@@ -109,14 +109,14 @@ type column struct {
 	lower, upper float64
 	hasLower     bool // a lower bound was given in Bounds
 	integer      bool
-	line         int // where the bounds were last set, or the column appeared
+	line         int32 // where the bounds were last set, or the column appeared
 }
 
 type row struct {
 	name   string
 	lo, hi float64
 	expr   *expr
-	line   int
+	line   int32
 }
 
 type parser struct {
@@ -157,13 +157,13 @@ func (p *parser) errorf(t token, format string, args ...any) error {
 	return newError(t.line, p.section, format, args...)
 }
 
-func (p *parser) warnf(line int, format string, args ...any) {
+func (p *parser) warnf(line int32, format string, args ...any) {
 	if p.warn != nil {
 		msg := fmt.Sprintf(format, args...)
 		if p.section != "" {
 			msg = p.section + ": " + msg
 		}
-		p.warn(Warning{Line: line, Msg: msg})
+		p.warn(Warning{Line: int(line), Msg: msg})
 	}
 }
 
@@ -179,7 +179,7 @@ func describe(t token) string {
 }
 
 // column returns the index of the named column, creating it on first sight.
-func (p *parser) column(name string, line int) int {
+func (p *parser) column(name string, line int32) int {
 	if j, ok := p.colIndex[name]; ok {
 		return j
 	}
@@ -223,7 +223,7 @@ func (p *parser) parse() (*model.Problem, error) {
 		case kwSemi, kwSOS:
 			// Empty sections are harmless (HiGHS writes an empty "semi").
 			if !p.atSectionEnd() {
-				what := map[int]string{kwSemi: "semi-continuous variables", kwSOS: "SOS constraints"}[t.op]
+				what := map[uint8]string{kwSemi: "semi-continuous variables", kwSOS: "SOS constraints"}[t.op]
 				return nil, p.errorf(t, "%s are not supported", what)
 			}
 		case kwEnd:
@@ -306,14 +306,27 @@ type quadTerm struct {
 }
 
 func (e *expr) add(j int, c float64) {
-	if e.pos == nil {
-		e.pos = map[int]int{}
+	// Short expressions (most rows) find repeats by scanning; long ones by a map.
+	if e.pos == nil && len(e.cols) >= 16 {
+		e.pos = make(map[int]int, 2*len(e.cols))
+		for k, col := range e.cols {
+			e.pos[col] = k
+		}
 	}
-	if k, ok := e.pos[j]; ok {
-		e.coefs[k] += c
-		return
+	if e.pos != nil {
+		if k, ok := e.pos[j]; ok {
+			e.coefs[k] += c
+			return
+		}
+		e.pos[j] = len(e.cols)
+	} else {
+		for k, col := range e.cols {
+			if col == j {
+				e.coefs[k] += c
+				return
+			}
+		}
 	}
-	e.pos[j] = len(e.cols)
 	e.cols = append(e.cols, j)
 	e.coefs = append(e.coefs, c)
 }
@@ -633,7 +646,7 @@ func (p *parser) boundColumn(t token) int {
 }
 
 // apply sets a one-sided bound: x op v, or v op x when reversed.
-func (p *parser) apply(j, op int, v float64, reversed bool, line int) {
+func (p *parser) apply(j int, op uint8, v float64, reversed bool, line int32) {
 	if reversed && op != cmpEQ {
 		op = cmpLE + cmpGE - op // v <= x is x >= v
 	}
@@ -652,11 +665,11 @@ func (p *parser) apply(j, op int, v float64, reversed bool, line int) {
 	}
 }
 
-func (p *parser) setLower(j int, v float64, line int) {
+func (p *parser) setLower(j int, v float64, line int32) {
 	p.cols[j].lower, p.cols[j].hasLower, p.cols[j].line = v, true, line
 }
 
-func (p *parser) setUpper(j int, v float64, line int) {
+func (p *parser) setUpper(j int, v float64, line int32) {
 	p.cols[j].upper, p.cols[j].line = v, line
 }
 
