@@ -9,6 +9,8 @@
 // are rejected with an error naming them. The rules follow HiGHS 1.10 (io/HMpsFF.cpp)
 // where the format leaves a choice, except where noted:
 //
+//   - NAME: the first word in free MPS (Netlib files put comments after it), the rest
+//     of the line in fixed MPS.
 //   - ROWS: the first N row is the objective; later N rows are dropped with their
 //     entries (a warning names them).
 //   - RHS on the objective row is minus the objective constant: Offset = −RHS.
@@ -29,8 +31,9 @@
 //     (including PL) leaves the unmentioned side at its default 0 or +Inf. CPLEX and
 //     Gurobi default such columns to [0, +Inf); Write therefore always writes the bounds
 //     of integer columns, so its files mean the same to every reader.
-//   - QUADOBJ gives one triangle of Q (either), QMATRIX both; the objective is
-//     cᵀx + ½xᵀQx + Offset and Q is stored as its lower triangle.
+//   - QUADOBJ (or QSECTION naming the objective row) gives one triangle of Q (either),
+//     QMATRIX both; the objective is cᵀx + ½xᵀQx + Offset and Q is stored as its lower
+//     triangle.
 //   - Entries for rows not in ROWS, second values for the same entry, and columns first
 //     named in BOUNDS are warnings, not errors (HiGHS ignores or adds them likewise).
 //     A column whose entries are not consecutive in COLUMNS is an error.

@@ -361,7 +361,13 @@ func (p *parser) header(line string) (bool, error) {
 	p.section = key
 	switch key {
 	case "NAME":
-		p.name = strings.TrimSpace(line[len(fields[0]):])
+		// Free MPS: the first word (Netlib files add comments after it). Fixed MPS: the
+		// rest of the line, which may contain spaces.
+		if p.fixed {
+			p.name = strings.TrimSpace(line[len(fields[0]):])
+		} else if len(fields) > 1 {
+			p.name = fields[1]
+		}
 	case "OBJSENSE":
 		if len(fields) > 1 {
 			if err := p.objSense(fields[1]); err != nil {

@@ -65,7 +65,7 @@ ENDATA
 func TestReadFreeModel(t *testing.T) {
 	p, warnings := read(t, freeModel, Options{})
 	want := &model.Problem{
-		Name: "small model", ObjName: "profit", Sense: model.Maximize, Offset: 10,
+		Name: "small", ObjName: "profit", Sense: model.Maximize, Offset: 10, // free MPS: NAME's first word
 		ColCost:     []float64{3, 2.5, 0},
 		ColLower:    []float64{0, 0, -inf},
 		ColUpper:    []float64{4, 1, inf}, // y: integer, no BOUNDS entry → [0, 1]; 1e30 → +Inf

@@ -40,7 +40,7 @@ func withWriterNames(t tb, p *model.Problem, fixed bool) *model.Problem {
 		t.Fatal(err)
 	}
 	q := p.Clone()
-	q.ObjName, q.ColNames, q.RowNames = nm.obj, nm.cols, nm.rows
+	q.Name, q.ObjName, q.ColNames, q.RowNames = nm.problem, nm.obj, nm.cols, nm.rows
 	return q
 }
 

@@ -17,8 +17,9 @@ const freeRowRHS = "1e+30"
 
 // Write writes p in MPS format: free MPS unless opt.Format is Fixed. Read(Write(p))
 // reproduces p exactly, names included, with generated names (C1…, R1…, obj) for
-// unnamed columns, rows and objective. Finite bounds of magnitude 1e20 or more read back
-// as infinite (see Options.Infinity). Names that the dialect cannot carry (empty after
+// unnamed columns, rows and objective (and, in free MPS, the problem's name with its
+// words joined by '_'). Finite bounds, and ranged rows as wide as 1e20 or
+// more, read back as infinite (see Options.Infinity). Names that the dialect cannot carry (empty after
 // generation, containing whitespace in free MPS, longer than 8 characters in fixed MPS,
 // containing control characters) and duplicate names are errors.
 func Write(w io.Writer, p *model.Problem, opt Options) error {
@@ -40,6 +41,7 @@ func Write(w io.Writer, p *model.Problem, opt Options) error {
 
 // names are the names Write uses.
 type names struct {
+	problem    string
 	obj        string
 	cols, rows []string
 }
@@ -49,7 +51,11 @@ func writeNames(p *model.Problem, fixed bool) (names, error) {
 	if strings.ContainsFunc(p.Name, isControl) {
 		return names{}, fmt.Errorf("mps: problem name %q contains a control character", p.Name)
 	}
-	nm := names{cols: make([]string, p.NumCols()), rows: make([]string, p.NumRows())}
+	nm := names{problem: p.Name, cols: make([]string, p.NumCols()), rows: make([]string, p.NumRows())}
+	if !fixed {
+		// Free MPS reads one word after NAME: join the words.
+		nm.problem = strings.Join(strings.Fields(p.Name), "_")
+	}
 	if p.ColNames != nil {
 		copy(nm.cols, p.ColNames)
 	}
@@ -175,10 +181,10 @@ func (mw *mpsWriter) write(p *model.Problem, nm names) {
 			mw.wName = max(mw.wName, len(s))
 		}
 	}
-	if p.Name == "" {
+	if nm.problem == "" {
 		mw.line("NAME")
 	} else {
-		mw.line(fmt.Sprintf("NAME          %s", p.Name))
+		mw.line(fmt.Sprintf("NAME          %s", nm.problem))
 	}
 	if p.Sense == model.Maximize {
 		mw.line("OBJSENSE")

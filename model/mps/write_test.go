@@ -123,3 +123,17 @@ func TestWriteRangedRowExactly(t *testing.T) {
 		}
 	}
 }
+
+func TestProblemNameWithSpaces(t *testing.T) {
+	p := modeltest.Sample()
+	p.Name = "my  model"
+	for _, c := range []struct {
+		format Format
+		want   string
+	}{{Free, "my_model"}, {Fixed, "my  model"}} {
+		q, text := roundTrip(t, p, Options{Format: c.format})
+		if q.Name != c.want || !strings.HasPrefix(text, "NAME          "+c.want+"\n") {
+			t.Errorf("%v: name %q, want %q\n%.40s", c.format, q.Name, c.want, text)
+		}
+	}
+}
