@@ -46,17 +46,21 @@ func (e *ValidationError) Error() string {
 // reader sees it once.
 type problems struct {
 	list []Problem
-	at   map[string]bool
+	at   map[string]bool // paths with a problem
+	near map[string]bool // those paths and all their ancestors
 }
 
 func (ps *problems) add(path, format string, args ...any) {
 	if ps.at == nil {
-		ps.at = map[string]bool{}
+		ps.at, ps.near = map[string]bool{}, map[string]bool{}
 	}
 	if ps.coveredAbove(path) {
 		return
 	}
 	ps.at[path] = true
+	for _, p := range pathPrefixes(path) {
+		ps.near[p] = true
+	}
 	ps.list = append(ps.list, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -76,15 +80,7 @@ func (ps *problems) coveredAbove(path string) bool {
 
 // under reports whether path, an ancestor or a descendant of it has a problem.
 func (ps *problems) under(path string) bool {
-	if ps.coveredAbove(path) {
-		return true
-	}
-	for p := range ps.at {
-		if isDescendant(p, path) {
-			return true
-		}
-	}
-	return false
+	return ps.coveredAbove(path) || ps.near[path]
 }
 
 // addIfNew adds a problem unless path is related (equal, ancestor or descendant) to one
@@ -136,11 +132,6 @@ func documentRank(path string) (rank, index int) {
 		}
 	}
 	return rank, index
-}
-
-func isDescendant(p, ancestor string) bool {
-	return len(p) > len(ancestor) && strings.HasPrefix(p, ancestor) &&
-		(p[len(ancestor)] == '.' || p[len(ancestor)] == '[')
 }
 
 // pathPrefixes returns every non-empty prefix of path that ends at a segment boundary,
