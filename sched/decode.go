@@ -406,6 +406,10 @@ func decodeRobust(ps *problems, path string, n *node) *Robust {
 // fields checks that n is an object whose keys are all in allowed and none repeats.
 func fields(ps *problems, path string, n *node, allowed ...string) bool {
 	if n.kind != kindObject {
+		if path == "" {
+			ps.add(path, "the document must be a JSON object, got %s", n.kind)
+			return false
+		}
 		ps.add(path, "must be an object, got %s", n.kind)
 		return false
 	}

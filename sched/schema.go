@@ -71,6 +71,9 @@ func collectSchemaProblems(e *jsonschema.ValidationError, root *node, out *[]Pro
 			add(path, "matches more than one alternative")
 			return
 		}
+		if obj := nodeAt(root, e.InstanceLocation); obj == nil || obj.kind != kindObject || obj.get("type") == nil {
+			return // "required" on the wrapper reports the missing type
+		}
 		loc := append(slices.Clone(e.InstanceLocation), "type")
 		for _, c := range e.Causes {
 			if !failsAt(c, loc) {
@@ -97,11 +100,11 @@ func collectSchemaProblems(e *jsonschema.ValidationError, root *node, out *[]Pro
 	case *kind.ExclusiveMaximum:
 		add(path, "must be < %s", ratString(k.Want))
 	case *kind.MinItems:
-		add(path, "must have at least %d entries, got %d", k.Want, k.Got)
+		add(path, "must have at least %s, got %d", entries(k.Want), k.Got)
 	case *kind.MaxItems:
-		add(path, "must have at most %d entries, got %d", k.Want, k.Got)
+		add(path, "must have at most %s, got %d", entries(k.Want), k.Got)
 	case *kind.MinProperties:
-		add(path, "must have at least %d entries", k.Want)
+		add(path, "must have at least %s", entries(k.Want))
 	case *kind.MinLength:
 		add(path, "must not be empty")
 	case *kind.Enum:
@@ -134,6 +137,28 @@ func failsAt(e *jsonschema.ValidationError, loc []string) bool {
 		}
 	}
 	return false
+}
+
+// nodeAt follows a JSON Pointer's tokens through the document.
+func nodeAt(root *node, tokens []string) *node {
+	n := root
+	for _, tok := range tokens {
+		switch {
+		case n == nil:
+			return nil
+		case n.kind == kindArray:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.arr) {
+				return nil
+			}
+			n = n.arr[i]
+		case n.kind == kindObject:
+			n = n.get(tok)
+		default:
+			return nil
+		}
+	}
+	return n
 }
 
 // instancePath turns a JSON Pointer's tokens into the decoder's path syntax, looking at
@@ -174,7 +199,7 @@ func wantTypes(want []string) string {
 }
 
 func ratString(r *big.Rat) string {
-	if r.IsInt() {
+	if r.IsInt() && r.Num().BitLen() <= 53 {
 		return r.Num().String()
 	}
 	f, _ := r.Float64()
@@ -187,4 +212,11 @@ func enumList(vals []any) string {
 		s[i] = fmt.Sprint(v)
 	}
 	return strings.Join(s, ", ")
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }
