@@ -351,13 +351,21 @@ func checkFit(in *Instance, ps *problems) {
 	}
 	for r := range in.Resources {
 		res := &in.Resources[r]
+		constant := isConstant(res.Capacity)
 		var queries []reachQuery
 		for i := range in.Jobs {
 			if in.Jobs[i].Demand[r] > 0 {
 				queries = append(queries, reachQuery{job: i, from: in.Jobs[i].Release, cap: in.Jobs[i].MaxParallel})
 			}
 		}
-		reachable(res.Capacity, queries)
+		if constant {
+			for k := range queries {
+				q := &queries[k]
+				q.total = int64(rateOf(res.Capacity[0], q.cap)) * int64(max(0, T-q.from+1))
+			}
+		} else {
+			reachable(res.Capacity, queries)
+		}
 		for _, q := range queries {
 			j := &in.Jobs[q.job]
 			d := j.Demand[r]
@@ -365,8 +373,7 @@ func checkFit(in *Instance, ps *problems) {
 				continue
 			}
 			p := pathIndex("jobs", q.job)
-			rate, constant := constantRate(res.Capacity, j.MaxParallel)
-			if constant && rate > 0 {
+			if rate := rateOf(res.Capacity[0], j.MaxParallel); constant && rate > 0 {
 				need := j.Release - 1 + (d+rate-1)/rate
 				ps.add(p, "cannot finish by the horizon: %d units of %q at most %d per slot from release %d need %d slots, horizon is %d",
 					d, res.Name, rate, j.Release, need, T)
@@ -385,16 +392,19 @@ func parallelNote(m int) string {
 	return fmt.Sprintf(" at max_parallel %d", m)
 }
 
-// constantRate is min(m, C) when the capacity is the same in every slot.
-func constantRate(capacity []int, m int) (int, bool) {
-	for _, c := range capacity[1:] {
+func isConstant(capacity []int) bool {
+	for _, c := range capacity {
 		if c != capacity[0] {
-			return 0, false
+			return false
 		}
 	}
-	rate := capacity[0]
-	if m > 0 {
-		rate = min(rate, m)
+	return true
+}
+
+// rateOf is the most units per slot a job may hold: min(max_parallel, capacity).
+func rateOf(capacity, maxParallel int) int {
+	if maxParallel > 0 {
+		return min(capacity, maxParallel)
 	}
-	return rate, true
+	return capacity
 }

@@ -16,8 +16,8 @@ const (
 	MaxInputBytes = 64 << 20
 	// MaxHorizon is the largest number of slots, given or defaulted.
 	MaxHorizon = 1_000_000
-	// MaxCapacityCells bounds resources × horizon (the expanded capacity table).
-	MaxCapacityCells = 1 << 24
+	// MaxCapacityCells bounds resources × horizon, the expanded capacity table (32 MiB).
+	MaxCapacityCells = 1 << 22
 	// MaxQuantity bounds every demand, capacity, max_parallel and task count, so sums
 	// over jobs and slots stay exact in int64.
 	MaxQuantity = 1_000_000_000_000
