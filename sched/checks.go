@@ -287,31 +287,44 @@ func checkGlobal(in *Instance, ps *problems) {
 			capsOK = false
 		}
 	}
+	checkAgainstHorizon(in, ps, true)
 	demandOK := true
 	for i := range in.Jobs {
-		j := &in.Jobs[i]
 		p := pathIndex("jobs", i)
-		rp := pathKey(p, "release")
-		if !ps.under(rp) && j.Release > T {
-			ps.add(rp, "%d is after the horizon %d", j.Release, T)
-		}
 		for _, k := range []string{"demand", "release", "max_parallel"} {
 			if ps.under(pathKey(p, k)) {
 				demandOK = false
 			}
+		}
+	}
+	if capsOK && demandOK && len(in.Resources) > 0 {
+		checkFit(in, ps)
+	}
+}
+
+// checkAgainstHorizon checks every job against T = in.Horizon: release and table length
+// (when final) and non-increasing utility on 1..T. With final false, T is only a lower
+// bound on the horizon, and only what stays true for a longer horizon is checked.
+func checkAgainstHorizon(in *Instance, ps *problems, final bool) {
+	T := in.Horizon
+	for i := range in.Jobs {
+		j := &in.Jobs[i]
+		p := pathIndex("jobs", i)
+		rp := pathKey(p, "release")
+		if final && !ps.under(rp) && j.Release > T {
+			ps.add(rp, "%d is after the horizon %d", j.Release, T)
 		}
 		up := pathKey(p, "utility")
 		if j.Utility == nil || ps.under(up) {
 			continue
 		}
 		if tab, ok := j.Utility.(Table); ok && len(tab.Values) > T {
-			ps.add(pathKey(up, "values"), "has %d values, horizon is %d (a shorter table is extended with its last value, a longer one is an error)", len(tab.Values), T)
+			if final {
+				ps.add(pathKey(up, "values"), "has %d values, horizon is %d (a shorter table is extended with its last value, a longer one is an error)", len(tab.Values), T)
+			}
 			continue
 		}
 		checkMonotone(ps, up, j.Utility, T)
-	}
-	if capsOK && demandOK && len(in.Resources) > 0 {
-		checkFit(in, ps)
 	}
 }
 

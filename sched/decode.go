@@ -125,9 +125,13 @@ func decodeTree(root *node, ps *problems) *Instance {
 		d.in.Robust = decodeRobust(ps, "robust", n)
 	}
 	checkLocal(d.in, ps, false)
-	d.resolveHorizon(ps)
-	if d.in.Horizon > 0 {
+	switch d.resolveHorizon(ps) {
+	case horizonFinal:
 		checkGlobal(d.in, ps)
+	case horizonBare:
+		checkAgainstHorizon(d.in, ps, true)
+	case horizonProvisional:
+		checkAgainstHorizon(d.in, ps, false)
 	}
 	return d.in
 }
@@ -529,22 +533,38 @@ func getInt(ps *problems, path string, n *node, lo, hi int) (int, bool) {
 	return v, true
 }
 
+// horizonState says how far resolveHorizon got.
+type horizonState int
+
+const (
+	horizonUnknown     horizonState = iota // no T: nothing horizon-wide is checked
+	horizonBare                            // T is given, capacities could not be expanded
+	horizonProvisional                     // a lower bound on the default T, from the valid jobs only
+	horizonFinal                           // T settled, every capacity expanded to T entries
+)
+
 // resolveHorizon settles T — from the file, from the capacity arrays, or the default
-// (see the package documentation) — and expands every capacity to T entries. It leaves
-// Horizon at 0 when T cannot be settled because of problems already reported.
-func (d *draft) resolveHorizon(ps *problems) {
+// (see the package documentation) — and expands every capacity to T entries. When
+// problems already reported keep it from doing so, it still returns what it can for
+// the checks that remain meaningful: a given T, or a provisional default computed from
+// the jobs without problems (the true default can only be later, so a utility that
+// increases before it increases before the true one too).
+func (d *draft) resolveHorizon(ps *problems) horizonState {
 	in := d.in
 	if d.horizonSet {
 		if ps.under("horizon") {
 			in.Horizon = 0
-			return
+			return horizonUnknown
 		}
 		in.HorizonSource = "file"
 	}
 	for r := range d.caps {
 		if ps.under(pathKey(pathIndex("resources", r), "capacity")) {
+			if d.horizonSet {
+				return horizonBare
+			}
 			in.Horizon = 0
-			return
+			return horizonUnknown
 		}
 	}
 	if !d.horizonSet {
@@ -561,18 +581,22 @@ func (d *draft) resolveHorizon(ps *problems) {
 				ps.add(pathKey(pathIndex("resources", r), "capacity"), "array has %d entries, resources[%d].capacity has %d",
 					len(c.perSlot), first, in.Horizon)
 				in.Horizon = 0
-				return
+				return horizonUnknown
 			}
 		}
 	}
-	if in.HorizonSource == "" && !d.defaultHorizon(ps) {
-		in.Horizon = 0
-		return
+	if in.HorizonSource == "" {
+		switch d.defaultHorizon(ps) {
+		case horizonUnknown:
+			in.Horizon = 0
+			return horizonUnknown
+		case horizonProvisional:
+			return horizonProvisional
+		}
 	}
 	if cells := len(in.Resources) * in.Horizon; cells > MaxCapacityCells {
 		ps.add("horizon", "%d resources × %d slots exceeds the limit of %d capacity cells", len(in.Resources), in.Horizon, MaxCapacityCells)
-		in.Horizon = 0
-		return
+		return horizonBare
 	}
 	for r, c := range d.caps {
 		if c.isArray {
@@ -585,49 +609,53 @@ func (d *draft) resolveHorizon(ps *problems) {
 		}
 		in.Resources[r].Capacity = row
 	}
+	return horizonFinal
 }
 
 // defaultHorizon sets T when neither the file nor a capacity array gives it: the
 // smallest T that has room for every resource's total demand and lets every job finish
 // on its own (release − 1 + ⌈demand / min(max_parallel, capacity)⌉), or the latest slot
-// named by a utility if that is later. Every capacity is constant here.
-func (d *draft) defaultHorizon(ps *problems) bool {
+// named by a utility if that is later. Every capacity is constant here. Jobs with
+// problems in their demand, release or max_parallel are left out, and the result is
+// then only provisional.
+func (d *draft) defaultHorizon(ps *problems) horizonState {
 	in := d.in
 	if len(in.Resources) == 0 || len(in.Jobs) == 0 {
-		return false
+		return horizonUnknown
 	}
+	state := horizonFinal
+	usable := make([]bool, len(in.Jobs))
 	for i := range in.Jobs {
 		p := pathIndex("jobs", i)
-		if ps.under(p) && (ps.under(pathKey(p, "demand")) || ps.under(pathKey(p, "release")) ||
-			ps.under(pathKey(p, "max_parallel")) || in.Jobs[i].Demand == nil) {
-			return false
+		usable[i] = in.Jobs[i].Demand != nil && !ps.under(pathKey(p, "demand")) &&
+			!ps.under(pathKey(p, "release")) && !ps.under(pathKey(p, "max_parallel"))
+		if !usable[i] {
+			state = horizonProvisional
 		}
 	}
 	T, source := int64(1), "demand"
 	for r, c := range d.caps {
 		total := int64(0)
 		for i := range in.Jobs {
-			total += int64(in.Jobs[i].Demand[r])
+			if usable[i] {
+				total += int64(in.Jobs[i].Demand[r])
+			}
 		}
 		if total == 0 {
 			continue
 		}
 		if c.constant == 0 {
 			ps.add(pathIndex("resources", r), "total demand %d of %q can never fit: capacity is 0 per slot", total, in.Resources[r].Name)
-			return false
+			return horizonUnknown
 		}
 		T = max(T, (total+int64(c.constant)-1)/int64(c.constant))
 		for i := range in.Jobs {
 			j := &in.Jobs[i]
-			dem := int64(j.Demand[r])
-			if dem == 0 {
+			if !usable[i] || j.Demand[r] == 0 {
 				continue
 			}
-			rate := int64(c.constant)
-			if j.MaxParallel > 0 {
-				rate = min(rate, int64(j.MaxParallel))
-			}
-			T = max(T, int64(j.Release-1)+(dem+rate-1)/rate)
+			rate := int64(rateOf(c.constant, j.MaxParallel))
+			T = max(T, int64(j.Release-1)+(int64(j.Demand[r])+rate-1)/rate)
 		}
 	}
 	for i := range in.Jobs {
@@ -647,8 +675,8 @@ func (d *draft) defaultHorizon(ps *problems) bool {
 	}
 	if T > MaxHorizon {
 		ps.add("horizon", "not given, and the default (from the %s) would exceed the limit of %d slots; give \"horizon\" explicitly", source, MaxHorizon)
-		return false
+		return horizonUnknown
 	}
 	in.Horizon, in.HorizonSource = int(T), source
-	return true
+	return state
 }
