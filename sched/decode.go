@@ -40,7 +40,7 @@ var (
 func Decode(r io.Reader) (*Instance, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxInputBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("sched: reading instance: %w", err)
+		return nil, fmt.Errorf("sched: reading instance: %w", err) // os errors name the file
 	}
 	if len(data) > MaxInputBytes {
 		return nil, &ValidationError{Problems: []Problem{{
@@ -56,14 +56,7 @@ func DecodeFile(path string) (*Instance, error) {
 		return nil, fmt.Errorf("sched: %w", err)
 	}
 	defer f.Close()
-	in, err := Decode(f)
-	if err != nil {
-		if _, ok := err.(*ValidationError); ok {
-			return nil, err
-		}
-		return nil, fmt.Errorf("sched: %s: %w", path, err)
-	}
-	return in, nil
+	return Decode(f)
 }
 
 // Parse is Decode on a byte slice.

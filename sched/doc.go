@@ -95,7 +95,8 @@
 //     MaxCapacityCells;
 //   - utilities: any utility not finite at slot 1 or T, or that increases anywhere on
 //     1..T: the first slot t with U(t+1) > U(t) + 1e-12·max(1, |U(t)|) is reported with
-//     both values (this needs no scan over all T slots; see firstIncrease);
+//     both values (found next to each family's breakpoints, or by bisection for a
+//     sigmoid, not by a scan over all T slots);
 //   - room: a resource whose total demand exceeds its total capacity over 1..T
 //     (`resources[0]: total demand 530 of "containers" exceeds total capacity 480 over
 //     horizon 12`), and a job that cannot get its demand of some resource by slot T even

@@ -210,3 +210,14 @@ func (o *objectWriter) bytes() json.RawMessage {
 	}
 	return append(json.RawMessage(nil), append(o.buf.Bytes(), '}')...)
 }
+
+// UnmarshalJSON is Parse: it lets an instance sit inside a larger JSON document. The
+// error is Parse's *ValidationError.
+func (in *Instance) UnmarshalJSON(data []byte) error {
+	x, err := Parse(data)
+	if err != nil {
+		return err
+	}
+	*in = *x
+	return nil
+}

@@ -15,19 +15,20 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// Schema is the JSON Schema (draft 2020-12) of the instance file, as published in
-// sched/instance.schema.json. Decode validates every document against it in addition to
-// the Go checks; the Go checks also enforce what a schema cannot say (see the package
-// documentation).
-//
 //go:embed instance.schema.json
-var Schema []byte
+var schemaJSON []byte
+
+// Schema returns the JSON Schema (draft 2020-12) of the instance file, as published in
+// sched/instance.schema.json (a fresh copy on each call). Decode validates every
+// document against it in addition to the Go checks; the Go checks also enforce what a
+// schema cannot say (see the package documentation).
+func Schema() []byte { return slices.Clone(schemaJSON) }
 
 const schemaURL = "https://github.com/coraopt/coraopt/sched/instance.schema.json"
 
 // compiledSchema compiles the embedded schema once; the result is immutable.
 var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
 	if err != nil {
 		return nil, fmt.Errorf("sched: embedded schema: %w", err)
 	}
