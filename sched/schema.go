@@ -56,6 +56,8 @@ func schemaProblems(sch *jsonschema.Schema, root *node) []Problem {
 	}
 	var out []Problem
 	collectSchemaProblems(ve, root, &out)
+	// The validator walks objects as Go maps; sort for a deterministic report.
+	slices.SortStableFunc(out, func(a, b Problem) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
