@@ -23,6 +23,9 @@ type callbackState struct {
 	why       atomic.Int32 // a stopReason; the first reason set wins
 	verbose   io.Writer
 	iterLimit int64 // 0: none
+
+	abortAfter int64 // test hook: stop on this call (0: never)
+	calls      int64
 }
 
 func (c *callbackState) stopWith(r stopReason) { c.why.CompareAndSwap(int32(notStopped), int32(r)) }
@@ -42,6 +45,10 @@ func coraoptLpsolveAbort(handle C.uintptr_t, lp *C.lprec) (stop C.int) {
 	st, ok := cgo.Handle(handle).Value().(*callbackState)
 	if !ok {
 		return 1
+	}
+	st.calls++
+	if st.abortAfter > 0 && st.calls >= st.abortAfter {
+		st.stopWith(stoppedCancel)
 	}
 	if st.iterLimit > 0 && int64(C.get_total_iter(lp)) >= st.iterLimit {
 		st.stopWith(stoppedIteration)

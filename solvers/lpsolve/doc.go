@@ -19,9 +19,12 @@
 // Options.Verbose set, lp_solve's log (verbosity NORMAL) is routed to that writer through
 // put_logfunc.
 //
-// Duals: requested with set_presolve(PRESOLVE_SENSDUALS) and read with
-// get_ptr_sensitivity_rhs, whose first NumRows values are the row duals and the rest the
-// reduced costs. lp_solve reports both as the derivative of the optimal objective value
+// Duals: after an optimal LP solve the binding solves again with sensitivity analysis
+// (set_presolve(PRESOLVE_SENSDUALS)), from the optimal basis the first solve left (no
+// iterations), without abort function or timeout, and reads get_ptr_sensitivity_rhs,
+// whose first NumRows values are the row duals and the rest the reduced costs. The first
+// solve never has sensitivity analysis on because lp_solve 5.5.2.5 crashes
+// (construct_sensitivity_duals on an invalid factorization) when such a solve is aborted. lp_solve reports both as the derivative of the optimal objective value
 // with respect to the right-hand side (for rows) and to the column's active bound (for
 // columns), in the problem's own sense — for maximization as well as minimization — which is
 // coraopt's convention, so nothing is converted. (lp_solve stores a maximization as the

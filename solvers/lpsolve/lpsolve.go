@@ -36,8 +36,15 @@ static void coraopt_set_sense(lprec* lp, int maximize) {
 	if (maximize) set_maxim(lp); else set_minim(lp);
 }
 
-static void coraopt_want_duals(lprec* lp) {
+// coraopt_resolve_for_duals solves lp again, from the optimal basis the first solve left,
+// with sensitivity analysis on and neither abort function nor timeout: lp_solve 5.5.2.5
+// crashes (construct_sensitivity_duals on an invalid factorization) when a solve with
+// sensitivity analysis is aborted, so the first solve never has it on.
+static int coraopt_resolve_for_duals(lprec* lp) {
+	put_abortfunc(lp, NULL, NULL);
+	set_timeout(lp, 0);
 	set_presolve(lp, PRESOLVE_SENSDUALS, get_presolveloops(lp));
+	return solve(lp);
 }
 */
 import "C"
@@ -69,7 +76,12 @@ var turn = make(chan struct{}, 1)
 
 // Solver solves LPs and MIPs with lp_solve. The zero value is ready to use; a Solver may
 // be shared between goroutines (their solves run one at a time).
-type Solver struct{}
+type Solver struct {
+	// abortAfter, when positive, makes the abort function stop the solve on its
+	// abortAfter-th call as if the context had been cancelled. Tests use it to stop
+	// lp_solve at every point where it polls.
+	abortAfter int
+}
 
 // New returns an lp_solve solver.
 func New() *Solver { return &Solver{} }
@@ -245,7 +257,7 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 		return sol, nil
 	}
 
-	cb := &callbackState{verbose: opt.Verbose, iterLimit: int64(opt.IterationLimit)}
+	cb := &callbackState{verbose: opt.Verbose, iterLimit: int64(opt.IterationLimit), abortAfter: int64(s.abortAfter)}
 	handle := cgo.NewHandle(cb)
 	defer handle.Delete() // after delete_lp (defers run last-in first-out)
 
@@ -267,7 +279,7 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	if err := load(lp, p); err != nil {
 		return nil, err
 	}
-	configure(lp, p, opt)
+	configure(lp, opt)
 
 	// Stop reasons: the context (cancel or deadline) and Options.TimeLimit. lp_solve's own
 	// set_timeout has whole-second resolution, so it is only a backstop.
@@ -384,10 +396,7 @@ func load(lp *C.lprec, p *model.Problem) error {
 	return nil
 }
 
-func configure(lp *C.lprec, p *model.Problem, opt solvers.Options) {
-	if !p.HasInteger() {
-		C.coraopt_want_duals(lp)
-	}
+func configure(lp *C.lprec, opt solvers.Options) {
 	if opt.PrimalTol > 0 {
 		C.set_epsb(lp, C.double(opt.PrimalTol))
 	}
@@ -450,6 +459,11 @@ func readSolution(lp *C.lprec, p *model.Problem, ret int, sol *solvers.Solution)
 		sol.BestBound = math.Inf(-1)
 	}
 	if p.HasInteger() || sol.Status != solvers.Optimal {
+		return
+	}
+	// The re-solve starts from the optimal basis and makes no iterations (lp_solve keeps
+	// the final basis of a solve as the starting basis of the next).
+	if int(C.coraopt_resolve_for_duals(lp)) != retOptimal {
 		return
 	}
 	var duals, from, till *C.double

@@ -490,3 +490,32 @@ func TestWaitingForTurnHonoursContext(t *testing.T) {
 		t.Fatalf("status %v, x %v; want time_limit and no point", sol.Status, sol.X)
 	}
 }
+
+// TestAbortAtEveryPoint stops solves at the 1st, 2nd, … call of the abort function, and
+// after 1, 2, … simplex iterations. lp_solve 5.5.2.5 dereferences an invalid
+// factorization when a solve with sensitivity analysis is aborted (stopping the
+// infeasible model at the third poll crashed the process); the binding must never run
+// such a solve. Every stopped solve must say why it stopped, every finished one its real
+// status.
+func TestAbortAtEveryPoint(t *testing.T) {
+	ps := leakModels(t)[:3] // LP, infeasible LP, MIP
+	want := []solvers.Status{solvers.Optimal, solvers.Infeasible, solvers.Optimal}
+	for k, p := range ps {
+		for n := 1; n <= 40; n++ {
+			sol, err := (&Solver{abortAfter: n}).Solve(context.Background(), p, solvers.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sol.Status != solvers.Other && sol.Status != want[k] {
+				t.Fatalf("model %d, abort at call %d: status %v", k, n, sol.Status)
+			}
+			sol = solve(t, p, solvers.Options{IterationLimit: n})
+			if sol.Status != solvers.IterationLimit && sol.Status != want[k] {
+				t.Fatalf("model %d, iteration limit %d: status %v", k, n, sol.Status)
+			}
+			if sol.Status == solvers.IterationLimit && sol.Iterations < n {
+				t.Fatalf("model %d: stopped after %d iterations with limit %d", k, sol.Iterations, n)
+			}
+		}
+	}
+}
