@@ -21,6 +21,9 @@ import (
 type callbackState struct {
 	stop    atomic.Bool // set when the context is done
 	verbose io.Writer   // HiGHS's log lines go here when not nil
+
+	interruptAfter int64 // test hook: stop on this interrupt callback (0: never)
+	calls          int64
 }
 
 func (c *callbackState) interrupt() { c.stop.Store(true) }
@@ -45,6 +48,10 @@ func coraoptHighsCallback(handle C.uintptr_t, typ C.int, message *C.char) (stop 
 			_, _ = io.WriteString(st.verbose, C.GoString(message))
 		}
 		return 0
+	}
+	st.calls++
+	if st.interruptAfter > 0 && st.calls >= st.interruptAfter {
+		st.interrupt()
 	}
 	if st.stop.Load() {
 		return 1

@@ -56,7 +56,12 @@ func init() {
 
 // Solver solves LPs, MIPs and convex QPs with HiGHS. The zero value is ready to use and
 // a Solver may be used from several goroutines at once.
-type Solver struct{}
+type Solver struct {
+	// interruptAfter, when positive, makes the interrupt callback stop the solve on its
+	// interruptAfter-th call as if the context had been cancelled. Tests use it to stop
+	// HiGHS at every point where it polls.
+	interruptAfter int
+}
 
 // New returns a HiGHS solver.
 func New() *Solver { return &Solver{} }
@@ -234,7 +239,7 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 
-	cb := &callbackState{verbose: opt.Verbose}
+	cb := &callbackState{verbose: opt.Verbose, interruptAfter: int64(s.interruptAfter)}
 	handle := cgo.NewHandle(cb)
 	defer handle.Delete() // after Highs_destroy (defers run last-in first-out)
 

@@ -457,3 +457,38 @@ func TestThreads(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestInterruptAtEveryPoint stops HiGHS at the 1st, 2nd, … call of its interrupt
+// callback on an LP, an infeasible LP, a MIP and a QP: every stopped solve must report
+// other (a cancel), every finished one its real status, and nothing may crash or leak a
+// half-read solution.
+func TestInterruptAtEveryPoint(t *testing.T) {
+	ps := leakModels(t)
+	want := []solvers.Status{solvers.Optimal, solvers.Infeasible, solvers.Optimal, solvers.Optimal}
+	for k, p := range ps {
+		stopped := 0
+		for n := 1; n <= 40; n++ {
+			sol, err := (&Solver{interruptAfter: n}).Solve(context.Background(), p, solvers.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch sol.Status {
+			case solvers.Other:
+				stopped++
+				if sol.X != nil && len(sol.X) != p.NumCols() {
+					t.Fatalf("model %d: interrupted solve returned %d values", k, len(sol.X))
+				}
+			case want[k]:
+			default:
+				t.Fatalf("model %d, interrupt at call %d: status %v", k, n, sol.Status)
+			}
+		}
+		// HiGHS's presolve proves the second model infeasible before any simplex
+		// iteration, and its QP solver has no interrupt callback: only the LP and the MIP
+		// must have been stopped.
+		if (k == 0 || k == 2) && stopped == 0 {
+			t.Errorf("model %d: the interrupt callback never stopped HiGHS", k)
+		}
+		t.Logf("model %d: %d of 40 solves interrupted", k, stopped)
+	}
+}
