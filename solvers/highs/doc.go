@@ -29,6 +29,14 @@
 // for minimization and maximization alike; nothing is converted. The conformance suite
 // checks this by finite differences.
 //
+// QPs: HiGHS 1.10's QP solver always adds 1e-7 to the diagonal of Q. Its optima are
+// therefore accurate to about 1e-7 (absolute), and where the objective decreases without
+// limit along a direction in Q's null space it reports Optimal at a point about |c_j|/1e-7
+// away. The binding recomputes QP reduced costs as c + Qx − Aᵀy at HiGHS's point and turns
+// Optimal into Unbounded when a single column proves unboundedness (no entry in Q, cost
+// improving in a direction left open by its bounds and by the rows it appears in). Rays
+// that need several columns at once are not detected: verify checks every QP answer.
+//
 // Threads: HiGHS 1.10 keeps its task scheduler in thread-local storage of the OS thread
 // that calls Highs_run, and refuses to run (status error) when the threads option differs
 // from the size of the scheduler already on that thread. A Solve therefore locks its

@@ -40,6 +40,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/cgo"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -286,8 +287,78 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	}
 	sol.Status = status
 	readSolution(h, p, sol)
+	if p.HasQuadratic() && sol.Status == solvers.Optimal {
+		correctQP(p, sol)
+	}
 	sol.WallTime = time.Since(start)
 	return sol, nil
+}
+
+// correctQP repairs what HiGHS 1.10's QP solver gets wrong. It always adds 1e-7 to the
+// diagonal of Q (solveqp in qpsolver/a_quass.cpp), so it solves a slightly different,
+// strictly convex problem: where the true objective decreases without limit along a
+// direction in Q's null space, it reports an "optimum" at a distance of about |c_j|/1e-7,
+// and its reduced costs are those of the regularized problem.
+//
+// Unboundedness along a single column is detected exactly: a column j with no entry in Q,
+// whose cost improves the objective in a direction its bounds and the bounds of every row
+// it appears in leave open, makes a feasible QP unbounded (HiGHS's point proves
+// feasibility). The reduced costs are recomputed from their definition c + Qx − Aᵀy at
+// HiGHS's point. Rays along several columns at once are not detected.
+func correctQP(p *model.Problem, sol *solvers.Solution) {
+	if j := singleColumnRay(p); j >= 0 {
+		*sol = solvers.Solution{Status: solvers.Unbounded, Iterations: sol.Iterations, Backend: sol.Backend, Version: sol.Version}
+		return
+	}
+	if sol.RowDual == nil {
+		return
+	}
+	n := p.NumCols()
+	d := slices.Clone(p.ColCost)
+	for j := range n {
+		for k := p.QStart[j]; k < p.QStart[j+1]; k++ {
+			i, q := p.QIndex[k], p.QValue[k]
+			d[i] += q * sol.X[j]
+			if i != j {
+				d[j] += q * sol.X[i]
+			}
+		}
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			d[j] -= p.AValue[k] * sol.RowDual[p.AIndex[k]]
+		}
+	}
+	sol.ReducedCost = d
+}
+
+// singleColumnRay returns a column along which p's objective improves without limit
+// from any feasible point (see correctQP), or -1.
+func singleColumnRay(p *model.Problem) int {
+	n := p.NumCols()
+	inQ := make([]bool, n)
+	for j := range n {
+		for k := p.QStart[j]; k < p.QStart[j+1]; k++ {
+			inQ[j], inQ[p.QIndex[k]] = true, true
+		}
+	}
+	for j := range n {
+		c := float64(p.Sense) * p.ColCost[j]
+		if inQ[j] || c == 0 {
+			continue
+		}
+		dir := -math.Copysign(1, c) // the direction that decreases the minimization cost
+		if (dir > 0 && !math.IsInf(p.ColUpper[j], 1)) || (dir < 0 && !math.IsInf(p.ColLower[j], -1)) {
+			continue
+		}
+		open := true
+		for k := p.AStart[j]; k < p.AStart[j+1] && open; k++ {
+			i, move := p.AIndex[k], p.AValue[k]*dir
+			open = (move > 0 && math.IsInf(p.RowUpper[i], 1)) || (move < 0 && math.IsInf(p.RowLower[i], -1))
+		}
+		if open {
+			return j
+		}
+	}
+	return -1
 }
 
 // timeBudget returns the time limit to give HiGHS (0: none) and whether the context is

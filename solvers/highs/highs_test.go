@@ -492,3 +492,36 @@ func TestInterruptAtEveryPoint(t *testing.T) {
 		t.Logf("model %d: %d of 40 solves interrupted", k, stopped)
 	}
 }
+
+func TestSingleColumnRay(t *testing.T) {
+	inf := math.Inf(1)
+	base := func() *model.Problem {
+		// min x² + c·y, row: a·y in [rlo, rhi], y in [ylo, yhi].
+		return &model.Problem{Sense: model.Minimize, ColCost: []float64{0, 1},
+			ColLower: []float64{-inf, -inf}, ColUpper: []float64{inf, inf},
+			RowLower: []float64{-inf}, RowUpper: []float64{3},
+			AStart: []int{0, 0, 1}, AIndex: []int{0}, AValue: []float64{1},
+			QStart: []int{0, 1, 1}, QIndex: []int{0}, QValue: []float64{2}}
+	}
+	tests := []struct {
+		name   string
+		change func(p *model.Problem)
+		want   int
+	}{
+		{"y down, row open below", func(p *model.Problem) {}, 1},
+		{"y bounded below", func(p *model.Problem) { p.ColLower[1] = -5 }, -1},
+		{"row closed below", func(p *model.Problem) { p.RowLower[0] = -10 }, -1},
+		{"negative coefficient turns the row", func(p *model.Problem) { p.AValue[0] = -1 }, -1},
+		{"maximize goes up, row closed above", func(p *model.Problem) { p.Sense = model.Maximize }, -1},
+		{"maximize goes up, row open above", func(p *model.Problem) { p.Sense = model.Maximize; p.RowLower[0], p.RowUpper[0] = 0, inf }, 1},
+		{"y in Q (off-diagonal)", func(p *model.Problem) { p.QStart, p.QIndex, p.QValue = []int{0, 2, 2}, []int{0, 1}, []float64{2, 1} }, -1},
+		{"zero cost", func(p *model.Problem) { p.ColCost[1] = 0 }, -1},
+	}
+	for _, tc := range tests {
+		p := base()
+		tc.change(p)
+		if got := singleColumnRay(p); got != tc.want {
+			t.Errorf("%s: singleColumnRay = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}

@@ -21,15 +21,23 @@
 //
 // Duals: after an optimal LP solve the binding solves again with sensitivity analysis
 // (set_presolve(PRESOLVE_SENSDUALS)), from the optimal basis the first solve left (no
-// iterations), without abort function or timeout, and reads get_ptr_sensitivity_rhs,
-// whose first NumRows values are the row duals and the rest the reduced costs. The first
-// solve never has sensitivity analysis on because lp_solve 5.5.2.5 crashes
-// (construct_sensitivity_duals on an invalid factorization) when such a solve is aborted. lp_solve reports both as the derivative of the optimal objective value
-// with respect to the right-hand side (for rows) and to the column's active bound (for
-// columns), in the problem's own sense — for maximization as well as minimization — which is
-// coraopt's convention, so nothing is converted. (lp_solve stores a maximization as the
-// minimization of −cᵀx internally but undoes that before reporting; the tests check the
-// signs by finite differences.) Duals are returned for LPs only.
+// iterations), without abort function or timeout, and reads the row duals from
+// get_ptr_sensitivity_rhs. The first solve never has sensitivity analysis on because
+// lp_solve 5.5.2.5 crashes (construct_sensitivity_duals on an invalid factorization)
+// when such a solve is aborted. lp_solve reports a row dual as the derivative of the
+// optimal objective value with respect to the row's right-hand side, in the problem's own
+// sense — for maximization as well as minimization — which is coraopt's convention, so
+// nothing is converted (lp_solve stores a maximization as the minimization of −cᵀx but
+// undoes that before reporting; the tests check the signs by finite differences). The
+// reduced costs are computed from them by their definition d = c − Aᵀy rather than read
+// from lp_solve, whose own are wrong in two cases the conformance suite found: they are 0
+// for columns that appear in no row, and wrong in value and sign for columns with an
+// infinite lower and a finite upper bound. Duals are returned for LPs only.
+//
+// Empty columns: lp_solve 5.5.2.5 answers OPTIMAL, with the column at 1e30 and the
+// objective at ∓1e30, when a column that appears in no row improves the objective without
+// limit. The binding holds such a column at a finite bound, solves the rest, and answers
+// Unbounded when the rest is feasible (and Infeasible when it is not).
 //
 // Limits and cancellation: lp_solve's own timeout (set_timeout) counts whole seconds, so
 // the binding also installs an abort function (put_abortfunc) that lp_solve polls during

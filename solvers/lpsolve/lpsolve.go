@@ -276,7 +276,8 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	}
 	C.coraopt_lpsolve_callbacks(lp, C.uintptr_t(handle), logOn)
 
-	if err := load(lp, p); err != nil {
+	rays, err := load(lp, p)
+	if err != nil {
 		return nil, err
 	}
 	configure(lp, opt)
@@ -303,6 +304,13 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 		return nil, fmt.Errorf("lpsolve: %w", err)
 	}
 	sol.Status = status
+	if rays > 0 && (status == solvers.Optimal || status == solvers.Unbounded) {
+		// The rest of the problem has a point, and an empty column improves the
+		// objective without limit: unbounded (see load).
+		sol.Status = solvers.Unbounded
+		sol.WallTime = time.Since(start)
+		return sol, nil
+	}
 	readSolution(lp, p, ret, sol)
 	sol.WallTime = time.Since(start)
 	return sol, nil
@@ -316,9 +324,14 @@ func statusForContext(ctx context.Context) solvers.Status {
 	return solvers.Other
 }
 
-// load builds the model in lp: rows first (types and right-hand sides), then the columns
-// with their objective coefficients (row 0), bounds and integrality.
-func load(lp *C.lprec, p *model.Problem) error {
+// load builds the model in lp: the columns with their objective coefficients (row 0),
+// bounds and integrality, then the rows' types and right-hand sides.
+//
+// Empty columns (no entry in A) whose cost improves without limit in a direction their
+// bounds leave open are held at a finite value instead, and counted in rays: lp_solve
+// 5.5.2.5 answers OPTIMAL with the column at 1e30 and objective ∓1e30 for them. Such a
+// problem is unbounded exactly when the rest of it is feasible.
+func load(lp *C.lprec, p *model.Problem) (rays int, err error) {
 	inf := float64(C.get_infinite(lp))
 	clamp := func(v float64) float64 {
 		switch {
@@ -331,7 +344,7 @@ func load(lp *C.lprec, p *model.Problem) error {
 	}
 	n, m := p.NumCols(), p.NumRows()
 	if C.resize_lp(lp, C.int(m), C.int(n)) == 0 {
-		return errors.New("lpsolve: resize_lp failed")
+		return 0, errors.New("lpsolve: resize_lp failed")
 	}
 	C.coraopt_set_sense(lp, boolInt(p.Sense == model.Maximize))
 
@@ -349,10 +362,19 @@ func load(lp *C.lprec, p *model.Problem) error {
 			rows = append(rows, C.int(p.AIndex[k]+1))
 		}
 		if C.add_columnex(lp, C.int(len(vals)), dptr(vals), iptr(rows)) == 0 {
-			return fmt.Errorf("lpsolve: add_columnex failed for column %d", j)
+			return 0, fmt.Errorf("lpsolve: add_columnex failed for column %d", j)
 		}
 		col := C.int(j + 1)
 		lo, hi := clamp(p.ColLower[j]), clamp(p.ColUpper[j])
+		if p.AStart[j] == p.AStart[j+1] {
+			if v, ray := emptyColumnRay(float64(p.Sense)*p.ColCost[j], lo, hi, inf); ray {
+				rays++
+				if p.Integrality != nil && p.Integrality[j] {
+					v = math.Ceil(v)
+				}
+				lo, hi = v, v
+			}
+		}
 		var ok C.uchar
 		if lo == -inf && hi == inf {
 			ok = C.set_unbounded(lp, col)
@@ -360,11 +382,11 @@ func load(lp *C.lprec, p *model.Problem) error {
 			ok = C.set_bounds(lp, col, C.double(lo), C.double(hi))
 		}
 		if ok == 0 {
-			return fmt.Errorf("lpsolve: bounds [%g, %g] rejected for column %d", lo, hi, j)
+			return 0, fmt.Errorf("lpsolve: bounds [%g, %g] rejected for column %d", lo, hi, j)
 		}
 		if p.Integrality != nil && p.Integrality[j] {
 			if C.set_int(lp, col, 1) == 0 {
-				return fmt.Errorf("lpsolve: set_int failed for column %d", j)
+				return 0, fmt.Errorf("lpsolve: set_int failed for column %d", j)
 			}
 		}
 	}
@@ -385,15 +407,36 @@ func load(lp *C.lprec, p *model.Problem) error {
 			typ, rh = rowLE, hi
 		}
 		if C.set_constr_type(lp, row, typ) == 0 || C.set_rh(lp, row, C.double(rh)) == 0 {
-			return fmt.Errorf("lpsolve: cannot set row %d", i)
+			return 0, fmt.Errorf("lpsolve: cannot set row %d", i)
 		}
 		if typ == rowLE && lo != -inf {
 			if C.set_rh_range(lp, row, C.double(hi-lo)) == 0 {
-				return fmt.Errorf("lpsolve: set_rh_range failed for row %d", i)
+				return 0, fmt.Errorf("lpsolve: set_rh_range failed for row %d", i)
 			}
 		}
 	}
-	return nil
+	return rays, nil
+}
+
+// emptyColumnRay decides an empty column with minimization cost c (the cost times the
+// sense) and bounds [lo, hi] (±inf when open): ray reports that the objective decreases
+// without limit along the column, and v is the finite value to hold it at meanwhile.
+func emptyColumnRay(c, lo, hi, inf float64) (v float64, ray bool) {
+	switch {
+	case c < 0 && hi == inf:
+		ray = true
+	case c > 0 && lo == -inf:
+		ray = true
+	default:
+		return 0, false
+	}
+	switch {
+	case lo != -inf:
+		return lo, true
+	case hi != inf:
+		return hi, true
+	}
+	return 0, true
 }
 
 func configure(lp *C.lprec, opt solvers.Options) {
@@ -470,7 +513,24 @@ func readSolution(lp *C.lprec, p *model.Problem, ret int, sol *solvers.Solution)
 	if C.get_ptr_sensitivity_rhs(lp, &duals, &from, &till) == 0 || duals == nil {
 		return
 	}
-	all := unsafe.Slice((*float64)(unsafe.Pointer(duals)), m+n)
-	sol.RowDual = append([]float64(nil), all[:m]...)
-	sol.ReducedCost = append([]float64(nil), all[m:]...)
+	// Row duals from lp_solve; reduced costs by their definition d = c − Aᵀy, because
+	// lp_solve's own are wrong for empty columns (always 0) and for columns with only an
+	// upper bound (which it stores negated): see the package doc.
+	all := unsafe.Slice((*float64)(unsafe.Pointer(duals)), m)
+	sol.RowDual = make([]float64, m)
+	copy(sol.RowDual, all)
+	sol.ReducedCost = reducedCosts(p, sol.RowDual)
+}
+
+// reducedCosts returns c − Aᵀy.
+func reducedCosts(p *model.Problem, y []float64) []float64 {
+	d := make([]float64, p.NumCols())
+	for j := range d {
+		dj := p.ColCost[j]
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			dj -= p.AValue[k] * y[p.AIndex[k]]
+		}
+		d[j] = dj
+	}
+	return d
 }

@@ -519,3 +519,25 @@ func TestAbortAtEveryPoint(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyColumnRay(t *testing.T) {
+	const inf = 1e30
+	tests := []struct {
+		c, lo, hi float64
+		v         float64
+		ray       bool
+	}{
+		{-1, 0, inf, 0, true},    // improves upwards, open: hold at the lower bound
+		{-1, -inf, inf, 0, true}, // free: hold at 0
+		{1, -inf, 4, 4, true},    // improves downwards, open: hold at the upper bound
+		{1, 0, inf, 0, false},    // improves towards a finite bound
+		{-1, 0, 5, 0, false},
+		{0, -inf, inf, 0, false}, // no cost
+	}
+	for _, tc := range tests {
+		v, ray := emptyColumnRay(tc.c, tc.lo, tc.hi, inf)
+		if ray != tc.ray || (ray && v != tc.v) {
+			t.Errorf("emptyColumnRay(%g, %g, %g) = %g, %v; want %g, %v", tc.c, tc.lo, tc.hi, v, ray, tc.v, tc.ray)
+		}
+	}
+}
