@@ -14,3 +14,9 @@ import (
 func TestNetlib(t *testing.T) {
 	netlib.Run(t, func() solvers.Solver { return New() }, netlib.Config{MIP: true, QP: true, Duals: true})
 }
+
+// BenchmarkNetlib times HiGHS on the Netlib LPs that are not Large (the reference the
+// built-in simplex is compared with).
+func BenchmarkNetlib(b *testing.B) {
+	netlib.Bench(b, func() solvers.Solver { return New() })
+}

@@ -30,3 +30,8 @@ func TestNetlib(t *testing.T) {
 		MIP: true, Duals: true, FeasTol: 1e-6, MayStop: lpsolveCannotFinish,
 	})
 }
+
+// BenchmarkNetlib times lp_solve on the Netlib LPs that are not Large.
+func BenchmarkNetlib(b *testing.B) {
+	netlib.Bench(b, func() solvers.Solver { return New() })
+}

@@ -222,3 +222,39 @@ func equalProblems(a, b *model.Problem) bool { return reflect.DeepEqual(a, b) }
 func relDiff(a, b float64) float64 { return math.Abs(a-b) / math.Max(1, math.Abs(b)) }
 
 func closeRel(a, b, tol float64) bool { return relDiff(a, b) <= tol }
+
+// Bench benchmarks newSolver on the named cases (all optimal LP cases that are not Large
+// when names is empty), one sub-benchmark per model. The model is read once; each
+// iteration solves it with a fresh solver and fails on any status but the reference's.
+// Compare backends by running Bench for each in the same `go test -bench` run.
+func Bench(b *testing.B, newSolver func() solvers.Solver, names ...string) {
+	b.Helper()
+	dir := testmodels.RequireDir(b)
+	var cases []Case
+	for _, c := range Cases() {
+		if len(names) == 0 && c.Kind == LP && c.Status == solvers.Optimal && !c.Large ||
+			slices.Contains(names, c.Name) {
+			cases = append(cases, c)
+		}
+	}
+	if len(cases) == 0 {
+		b.Fatalf("netlib.Bench: no case named %v", names)
+	}
+	for _, c := range cases {
+		b.Run(c.Name, func(b *testing.B) {
+			p, err := ReadModel(filepath.Join(dir, c.File))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				sol, err := newSolver().Solve(b.Context(), p, solvers.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if sol.Status != c.Status {
+					b.Fatalf("%s: status %s, want %s", c.Name, sol.Status, c.Status)
+				}
+			}
+		})
+	}
+}
