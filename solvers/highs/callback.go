@@ -13,8 +13,18 @@ import "C"
 import (
 	"io"
 	"runtime/cgo"
+	"strings"
 	"sync/atomic"
 )
+
+// HiGHS's log types for warnings and errors (HighsLogType::kWarning, kError).
+const (
+	logWarning = 4
+	logError   = 5
+)
+
+// maxProblems bounds how many warning and error lines a solve keeps.
+const maxProblems = 8
 
 // callbackState is what a running solve shares with its HiGHS callbacks, reached from C
 // through a cgo.Handle.
@@ -24,6 +34,16 @@ type callbackState struct {
 
 	interruptAfter int64 // test hook: stop on this interrupt callback (0: never)
 	calls          int64
+
+	problems []string // HiGHS's warning and error lines, for error messages
+}
+
+// problemText is HiGHS's warnings and errors of this solve, or a note that there were none.
+func (c *callbackState) problemText() string {
+	if len(c.problems) == 0 {
+		return "HiGHS logged no error (Options.Verbose shows its full log)"
+	}
+	return strings.Join(c.problems, "; ")
 }
 
 func (c *callbackState) interrupt() { c.stop.Store(true) }
@@ -33,7 +53,7 @@ func (c *callbackState) interrupt() { c.stop.Store(true) }
 // unwind into C: a bad handle or a panicking writer is recovered and answered with "stop".
 //
 //export coraoptHighsCallback
-func coraoptHighsCallback(handle C.uintptr_t, typ C.int, message *C.char) (stop C.int) {
+func coraoptHighsCallback(handle C.uintptr_t, typ, logType C.int, message *C.char) (stop C.int) {
 	defer func() {
 		if recover() != nil {
 			stop = 1
@@ -44,8 +64,15 @@ func coraoptHighsCallback(handle C.uintptr_t, typ C.int, message *C.char) (stop 
 		return 1
 	}
 	if int(typ) == callbackLogging {
-		if st.verbose != nil && message != nil {
-			_, _ = io.WriteString(st.verbose, C.GoString(message))
+		if message == nil {
+			return 0
+		}
+		msg := C.GoString(message)
+		if (logType == logWarning || logType == logError) && len(st.problems) < maxProblems {
+			st.problems = append(st.problems, strings.TrimSpace(msg))
+		}
+		if st.verbose != nil {
+			_, _ = io.WriteString(st.verbose, msg)
 		}
 		return 0
 	}

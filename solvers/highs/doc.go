@@ -13,11 +13,12 @@
 //   - passes the Problem unchanged (CSC matrix, lower-triangular Hessian — HiGHS's
 //     kHighsHessianFormatTriangular — integrality, sense, offset) with ±Inf mapped to
 //     HiGHS's infinity;
-//   - sets options by name: output_flag off unless Options.Verbose (then HiGHS's log goes to
-//     that writer through the logging callback, never to stdout), threads 1 unless
-//     Options.Threads says otherwise, time_limit (the smaller of Options.TimeLimit and the
-//     context deadline), simplex_iteration_limit, primal/dual feasibility tolerances,
-//     mip_rel_gap;
+//   - routes HiGHS's log through its logging callback (never to stdout): to
+//     Options.Verbose when set, and its warnings and errors into the error a failed solve
+//     returns (a non-convex QP, say);
+//   - sets options by name: threads 1 unless Options.Threads says otherwise, time_limit
+//     (the smaller of Options.TimeLimit and the context deadline), simplex, IPM and QP
+//     iteration limits, primal/dual feasibility tolerances, mip_rel_gap;
 //   - installs a Highs_setBasis warm start when Options.WarmStart matches the columns;
 //   - runs with HiGHS's user-interrupt callbacks (simplex, IPM, MIP) armed: a cancelled
 //     context makes the next callback ask HiGHS to stop;

@@ -9,7 +9,7 @@ package highs
 #include "interfaces/highs_c_api.h"
 
 // Implemented in Go (callback.go). It never panics into C.
-extern int coraoptHighsCallback(uintptr_t handle, int type, char* message);
+extern int coraoptHighsCallback(uintptr_t handle, int type, int logType, char* message);
 
 // coraopt_highs_callback is the HighsCCallbackType HiGHS calls. It forwards to Go and,
 // for the interrupt callbacks, sets user_interrupt when Go asks to stop.
@@ -17,7 +17,8 @@ static void coraopt_highs_callback(int type, const char* message,
                                    const HighsCallbackDataOut* out,
                                    HighsCallbackDataIn* in, void* data) {
 	(void)out;
-	int stop = coraoptHighsCallback((uintptr_t)data, type, (char*)message);
+	int stop = coraoptHighsCallback((uintptr_t)data, type, out != NULL ? out->log_type : 0,
+	                                (char*)message);
 	if (stop && in != NULL &&
 	    (type == kHighsCallbackSimplexInterrupt || type == kHighsCallbackIpmInterrupt ||
 	     type == kHighsCallbackMipInterrupt)) {
@@ -250,7 +251,7 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	}
 	defer C.Highs_destroy(h)
 
-	// Quiet before anything can log; the logging callback turns output back on if asked.
+	// Quiet before anything can log; configure routes the log to the callback.
 	if err := setBool(h, "output_flag", false); err != nil {
 		return nil, err
 	}
@@ -283,7 +284,7 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 		return nil, fmt.Errorf("highs: %w", err)
 	}
 	if runStatus == statusError && ms == msNotset {
-		return nil, fmt.Errorf("highs: Highs_run failed before solving (run it with Options.Verbose to see HiGHS's log)")
+		return nil, fmt.Errorf("highs: Highs_run failed before solving: %s", cb.problemText())
 	}
 	sol.Status = status
 	readSolution(h, p, sol)
@@ -406,19 +407,17 @@ func (s *Solver) configure(h unsafe.Pointer, handle cgo.Handle, p *model.Problem
 			return fmt.Errorf("highs: Highs_startCallback(%d) failed", t)
 		}
 	}
-	if opt.Verbose != nil {
-		// With the logging callback active HiGHS hands every log line to it instead of
-		// printing; log_to_console must be on for HiGHS to produce the lines at all.
-		if int(C.Highs_startCallback(h, C.int(callbackLogging))) == statusError {
-			return errors.New("highs: Highs_startCallback(logging) failed")
-		}
-		if err := setBool(h, "output_flag", true); err != nil {
-			return err
-		}
-		if err := setBool(h, "log_to_console", true); err != nil {
-			return err
-		}
-	} else if err := setBool(h, "log_to_console", false); err != nil {
+	// With the logging callback active HiGHS hands every log line to it instead of
+	// printing it; log_to_console must be on for HiGHS to produce the lines at all. The
+	// callback keeps warnings and errors for Solve's error messages and passes everything
+	// to Options.Verbose when set. Nothing reaches stdout.
+	if int(C.Highs_startCallback(h, C.int(callbackLogging))) == statusError {
+		return errors.New("highs: Highs_startCallback(logging) failed")
+	}
+	if err := setBool(h, "log_to_console", true); err != nil {
+		return err
+	}
+	if err := setBool(h, "output_flag", true); err != nil {
 		return err
 	}
 	if err := setInt(h, "threads", max(opt.Threads, 1)); err != nil {

@@ -525,3 +525,29 @@ func TestSingleColumnRay(t *testing.T) {
 		}
 	}
 }
+
+// TestNonConvexQPIsAnError: HiGHS refuses a non-convex QP before solving; the error
+// carries HiGHS's own explanation from its log.
+func TestNonConvexQPIsAnError(t *testing.T) {
+	m := model.New("nonconvex")
+	x := m.Continuous(0, 1, "x")
+	m.Minimize(x.E())
+	m.AddQuadObj(x, x, -1)
+	p, err := m.Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out string
+	out = captureStdout(t, func() {
+		_, err = New().Solve(context.Background(), p, solvers.Options{})
+	})
+	if err == nil {
+		t.Fatal("no error for a non-convex QP")
+	}
+	if !strings.Contains(strings.ToLower(err.Error()), "hessian") {
+		t.Fatalf("error %q does not pass on HiGHS's explanation", err)
+	}
+	if out != "" {
+		t.Fatalf("HiGHS wrote to stdout: %q", out)
+	}
+}
