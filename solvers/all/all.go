@@ -8,5 +8,8 @@
 package all
 
 import (
-// One line per backend; keep sorted.
+	// One line per backend; keep sorted.
+	_ "github.com/coraopt/coraopt/solvers/gonumlp"
+	_ "github.com/coraopt/coraopt/solvers/highs"
+	_ "github.com/coraopt/coraopt/solvers/lpsolve"
 )
