@@ -26,12 +26,29 @@ type GanttOptions struct {
 	Title string
 }
 
+// Deadline is the slot a utility names as its deadline: a sigmoid's or step's deadline,
+// a linear utility's budget, an RDS utility's soft deadline. Tables, piecewise and
+// constant utilities name none.
+func Deadline(u sched.Utility) (float64, bool) {
+	switch u := u.(type) {
+	case sched.Sigmoid:
+		return u.Deadline, true
+	case sched.Step:
+		return u.Deadline, true
+	case sched.Linear:
+		return u.Budget, true
+	case sched.RDS:
+		return u.Soft, true
+	}
+	return 0, false
+}
+
 // Gantt builds the allocation chart of s, a schedule of in: job rows top to bottom in
 // instance order, slots 1..T left to right. A cell is filled when the job holds any
 // resource in that slot, darker the larger its share of the slot's capacity (averaged
-// over the resources it uses). A thin black bar marks the end of the slot a job's utility
-// names (sched.Deadliner: deadline, budget, hard bound), a grey triangle the middle of
-// the job's completion slot.
+// over the resources it uses). A black bar marks the end of the slot a job's utility
+// names as its deadline (see Deadline), a grey triangle the middle of the job's
+// completion slot.
 func Gantt(in *sched.Instance, s *sched.Schedule, opts GanttOptions) (*gplot.Plot, error) {
 	if in == nil || s == nil {
 		return nil, errors.New("plot: Gantt needs an instance and a schedule")
@@ -69,11 +86,21 @@ func Size(in *sched.Instance) (w, h vg.Length) {
 	return w, h
 }
 
-// SaveGantt writes the chart of s to path, in the format its extension names.
-func SaveGantt(path string, in *sched.Instance, s *sched.Schedule, opts GanttOptions) error {
+// FormatOf returns the image format a file name's extension names ("svg", "png", …), or
+// an error for an extension SaveGantt cannot write.
+func FormatOf(path string) (string, error) {
 	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
 	if !isFormat(format) {
-		return fmt.Errorf("plot: %s: unknown image format %q (want one of %s)", path, format, formatList)
+		return "", fmt.Errorf("plot: %s: unknown image format %q (want one of %s)", path, format, formatList)
+	}
+	return format, nil
+}
+
+// SaveGantt writes the chart of s to path, in the format its extension names.
+func SaveGantt(path string, in *sched.Instance, s *sched.Schedule, opts GanttOptions) error {
+	format, err := FormatOf(path)
+	if err != nil {
+		return err
 	}
 	f, err := os.Create(path)
 	if err != nil {
@@ -181,8 +208,8 @@ func (g *gantt) Plot(c draw.Canvas, p *gplot.Plot) {
 			}
 			c.FillPolygon(fill, c.ClipPolygonXY(pts))
 		}
-		if d, ok := g.in.Jobs[i].Utility.(sched.Deadliner); ok {
-			if x := d.NamedSlot(); x >= 0 && x <= float64(g.in.Horizon) {
+		if x, ok := Deadline(g.in.Jobs[i].Utility); ok {
+			if x >= 0 && x <= float64(g.in.Horizon) {
 				ls := draw.LineStyle{Color: color.Black, Width: vg.Points(2)}
 				c.StrokeLine2(ls, tx(x), ty(y-0.48), tx(x), ty(y+0.48))
 			}
