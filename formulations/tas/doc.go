@@ -40,8 +40,9 @@
 //     all together, so no job is saturated and Alg. 3's "locate the bottleneck job" has no
 //     answer. Some of them stays at L* in every optimum, and which one matters for the
 //     rest of the vector, so each choice is explored, memoized on the set of fixed jobs,
-//     within Options.MaxBranches. Past the budget the job whose next value is lowest is
-//     kept (then the largest demand, then the lowest index) and Result.Exact is false.
+//     within Options.MaxBranches. Past the budget the jobs at L* are offered their next
+//     value one at a time, smallest demand first; those that no longer fit stay at L*, and
+//     Result.Exact is false.
 //     Lawler's backward rule (put last the job that loses least) would not do: capacity 4
 //     per slot, demands 8, 4, 2, utilities (9,8,6,6), (4,4,3,1), (8,6,3,0) — it gives
 //     (4,6,6), the optimum is (4,6,8).

@@ -107,22 +107,28 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 			continue
 		}
 		e.stats.Stalls++
-		if e.maxBranches >= 0 && e.branches+len(at) <= e.maxBranches {
+		if e.maxBranches >= 0 && e.branches < e.maxBranches {
 			return e.branch(fixed, level, d, at, L, exact)
 		}
-		j := e.keepRule(at, L)
-		fixed[j], level[j] = d[j], L
+		for _, j := range e.keepRule(d, at, L) {
+			fixed[j], level[j] = d[j], L
+		}
 		exact = false
 		e.stats.RuleChoices++
 	}
 }
 
 // branch explores keeping each job of at at level L and returns the lexicographically
-// best outcome.
+// best outcome. The jobs the keep rule would keep are tried first; when the branch budget
+// runs out before every choice is explored, the best so far is returned, inexact.
 func (e *layered) branch(fixed []int, level []float64, d, at []int, L float64, exact bool) (*outcome, error) {
 	var best *outcome
 	var bestSorted []float64
-	for _, j := range at {
+	for _, j := range e.raiseOrder(d, at, L, true) {
+		if best != nil && e.branches >= e.maxBranches {
+			exact = false
+			break
+		}
 		e.branches++
 		e.stats.Branches++
 		f2, l2 := slices.Clone(fixed), slices.Clone(level)
@@ -145,29 +151,59 @@ func (e *layered) branch(fixed []int, level []float64, d, at []int, L float64, e
 	return &outcome{deadline: best.deadline, level: best.level, exact: exact}, nil
 }
 
-// keepRule picks, once the branch budget is spent, the job of a stalled layer that stays
-// at level L: the one whose next utility value is lowest (it gains least by rising), then
-// the one with the largest total demand (it frees most room for the others), then the
-// lowest index. It is a heuristic; the result is marked inexact.
-func (e *layered) keepRule(at []int, L float64) int {
+// raiseOrder sorts the jobs of a stalled layer by the cost of raising them — total
+// demand, then the number of slots the deadline moves, then index — cheapest first, or
+// dearest first with reverse.
+func (e *layered) raiseOrder(d, at []int, L float64, reverse bool) []int {
 	p := e.p
-	next := func(j int) float64 { return p.u.at(j, p.u.lastAbove(j, L)) }
-	demand := func(j int) int64 {
-		var s int64
-		for _, x := range p.eta[j] {
-			s += x
-		}
-		return s
+	type keyed struct {
+		j            int
+		demand, move int64
 	}
-	return slices.MinFunc(at, func(a, b int) int {
-		if c := cmp.Compare(next(a), next(b)); c != 0 {
-			return c
+	ks := make([]keyed, len(at))
+	for i, j := range at {
+		var dem int64
+		for _, x := range p.eta[j] {
+			dem += x
 		}
-		if c := cmp.Compare(demand(b), demand(a)); c != 0 {
-			return c
+		ks[i] = keyed{j: j, demand: dem, move: int64(d[j] - p.u.lastAbove(j, L))}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		c := cmp.Or(cmp.Compare(a.demand, b.demand), cmp.Compare(a.move, b.move))
+		if reverse {
+			c = -c
 		}
-		return cmp.Compare(a, b)
+		return cmp.Or(c, cmp.Compare(a.j, b.j))
 	})
+	out := make([]int, len(ks))
+	for i, k := range ks {
+		out[i] = k.j
+	}
+	return out
+}
+
+// keepRule decides a stalled layer once the branch budget is spent: the jobs at level L
+// are offered their next value one at a time, cheapest first (raiseOrder), each keeping
+// it when everything still fits; the jobs that no longer fit stay at L and are returned.
+// At least one does (the layer stalled). It is a heuristic — it keeps few jobs at L, not
+// necessarily the right ones — and the result is marked inexact. d is clobbered.
+func (e *layered) keepRule(d, at []int, L float64) []int {
+	p := e.p
+	var keep []int
+	for _, j := range e.raiseOrder(d, at, L, false) {
+		old := d[j]
+		nd := p.u.lastAbove(j, L)
+		d[j] = nd
+		e.stats.Probes++
+		if nd < p.release[j] || !e.or.feasible(d) {
+			d[j] = old
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 { // cannot happen in a stall; keep the dearest rather than loop
+		keep = e.raiseOrder(d, at, L, true)[:1]
+	}
+	return keep
 }
 
 // maxLevel returns L*, the largest utility value of a free job at which every free job

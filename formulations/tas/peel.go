@@ -14,10 +14,12 @@ const DefaultMaxBranches = 10000
 
 // Options control OnionPeel. The zero value is ready to use.
 type Options struct {
-	// MaxBranches bounds how many stall branches the layered engine explores (each is one
-	// choice of the job kept at a stalled level, memoized on the fixed set). 0 means
-	// DefaultMaxBranches; a negative value means never branch. Once the budget is spent,
-	// stalls are decided by a fixed rule (see Result.Exact).
+	// MaxBranches bounds how many stall branches the layered engine explores in all (each
+	// is one choice of the job kept at a stalled level, solved to the end and memoized on
+	// the fixed set). 0 means DefaultMaxBranches; a negative value means never branch.
+	// Once the budget is spent, stalls are decided by a fixed rule: the jobs at the level
+	// are offered their next value one at a time, smallest demand first, and those that no
+	// longer fit stay (see Result.Exact).
 	MaxBranches int
 	// NoSchedule skips building Result.Schedule, whose allocation holds n·R·T integers;
 	// Deadlines, Levels and Layers are still computed.
