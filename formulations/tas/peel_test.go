@@ -244,3 +244,33 @@ func TestOnionPeelRejectsMalformed(t *testing.T) {
 		})
 	}
 }
+
+// On this benchmark-style instance (400 sigmoid jobs, 800 slots) float rounding makes the
+// utilities flat for a few slots near their maxima: the sweep rolls back several times and
+// withdraws a fact, and must still agree with the layered engine.
+func TestSweepRollbacksMatchLayers(t *testing.T) {
+	in := sigmoidInstance(400, 800, 6)
+	p, err := newProblem(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st, st2 Stats
+	d, err := runSweep(context.Background(), p, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rollbacks == 0 || st.Withdrawn == 0 {
+		t.Fatalf("no rollback or withdrawal (%+v): the test no longer covers them", st)
+	}
+	out, err := runLayered(context.Background(), p, DefaultMaxBranches, &st2)
+	if err != nil || !out.exact {
+		t.Fatalf("layered: %v, exact %v", err, out != nil && out.exact)
+	}
+	sw := make([]float64, len(d))
+	for j := range d {
+		sw[j] = p.u.at(j, d[j])
+	}
+	if a, b := sortedCopy(sw), sortedCopy(out.level); !slices.Equal(a, b) {
+		t.Fatalf("sweep and layers differ")
+	}
+}
