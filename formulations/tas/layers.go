@@ -260,6 +260,9 @@ func (e *layered) maxLevel(fixed, free []int, lo float64) (float64, []int, error
 				pick -= c
 			}
 		}
+		if v != v {
+			return 0, nil, fmt.Errorf("tas: a utility is NaN (onion peeling needs comparable values)")
+		}
 		e.stats.Probes++
 		if configure(v) && e.or.feasible(d) {
 			lo = v

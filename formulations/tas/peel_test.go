@@ -3,6 +3,7 @@ package tas
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -229,6 +230,7 @@ func TestOnionPeelRejectsMalformed(t *testing.T) {
 		"late release":  func(in *sched.Instance) { in.Jobs[0].Release = 3 },
 		"neg maxpar":    func(in *sched.Instance) { in.Jobs[0].MaxParallel = -2 },
 		"no resources":  func(in *sched.Instance) { in.Resources = nil },
+		"NaN utility":   func(in *sched.Instance) { in.Jobs[0].Utility = sched.Table{Values: []float64{math.NaN(), 0}} },
 		"nil instance?": nil,
 	}
 	for name, mutate := range cases {
