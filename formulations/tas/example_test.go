@@ -45,3 +45,37 @@ func ExampleOnionPeel() {
 	// layer 6 jobs [0]
 	// layer 8 jobs [2]
 }
+
+// Two jobs on 2 containers: a needs 4 container-slots in tasks of 2 slots, b needs 2 in
+// tasks of 1. The slotted schedule meets a by slot 2 and b by slot 3; the mapping turns it
+// into whole tasks per container, each job finishing by T_i + R_i (Theorem 3).
+func ExampleMapToQueues() {
+	in := &sched.Instance{
+		Name: "mapping", Horizon: 4,
+		Resources: []sched.Resource{{Name: "containers", Capacity: []int{2, 2, 2, 2}}},
+		Jobs: []sched.Job{
+			{ID: "a", Demand: []int{4}, Release: 1, TaskSlots: 2, Utility: sched.Step{Value: 1, Deadline: 2}},
+			{ID: "b", Demand: []int{2}, Release: 1, TaskSlots: 1, Utility: sched.Step{Value: 1, Deadline: 3}},
+		},
+	}
+	s, v := tas.EDF(in, []int{2, 3})
+	if v != nil {
+		log.Fatal(v)
+	}
+	m, err := tas.MapToQueues(in, s, tas.MappingOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for k, q := range m.Queues {
+		fmt.Printf("container %d:", k)
+		for _, task := range q {
+			fmt.Printf(" %s[%d,%d)", in.Jobs[task.Job].ID, task.Start, task.End)
+		}
+		fmt.Println()
+	}
+	fmt.Println("completions", m.Completion, "targets", m.Target, "bound holds", m.BoundHolds)
+	// Output:
+	// container 0: a[0,2) b[2,3)
+	// container 1: a[0,2) b[2,3)
+	// completions [2 3] targets [2 3] bound holds true
+}
