@@ -38,14 +38,23 @@ func (c *chol) grow(need int) {
 // callers can tell "singular" (about zero) from "indefinite" (clearly negative).
 func (c *chol) factor(n int, m func(i, j int) float64, minPivot2 float64) (ok bool, pivot2 float64) {
 	c.grow(n)
-	c.n = 0
 	for j := range n {
 		col := c.l[j*c.cap:]
 		for i := j; i < n; i++ {
 			col[i] = m(i, j)
 		}
+	}
+	return c.factorInPlace(n, minPivot2)
+}
+
+// factorInPlace factors the matrix whose lower triangle is already in c's storage
+// (column-major, rows j..n-1 of column j); see factor.
+func (c *chol) factorInPlace(n int, minPivot2 float64) (ok bool, pivot2 float64) {
+	c.n = 0
+	for j := range n {
+		col := c.l[j*c.cap : j*c.cap+n]
 		for k := range j {
-			ck := c.l[k*c.cap:]
+			ck := c.l[k*c.cap : k*c.cap+n]
 			ljk := ck[j]
 			if ljk == 0 {
 				continue

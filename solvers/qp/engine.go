@@ -83,6 +83,9 @@ type engine struct {
 	iters      int
 	updates    int  // low-rank updates since the last refactorization
 	crash      bool // start by activating every bound the unconstrained minimizer violates
+	nRefactor  int  // statistics for Options.Verbose
+	nEQP       int
+	nCrash     int
 	skipCol    []bool
 	skipRow    []bool
 	nskip      int
@@ -120,15 +123,32 @@ func newEngine(q *problem, comps [][]int) *engine {
 	}
 	e.blocks = make([]block, len(comps))
 	e.stamp = make([]int, len(comps))
+	// One slab per element type for all blocks: thousands of small blocks (RDS has one
+	// per job) would otherwise cost thousands of allocations per solve.
+	sq, lin := 0, 0
+	for _, vars := range comps {
+		sq += len(vars) * len(vars)
+		lin += len(vars)
+	}
+	fslab := make([]float64, 2*sq+2*lin)
+	islab := make([]int, 2*lin)
+	chols := make([]chol, len(comps))
 	for b, vars := range comps {
 		nb := len(vars)
 		blk := &e.blocks[b]
 		blk.vars = vars
-		blk.h = make([]float64, nb*nb)
-		blk.pos = make([]int, nb)
-		blk.ord = make([]int, 0, nb)
-		blk.f = newChol(nb)
-		blk.buf = make([]float64, nb)
+		take := func(k int) []float64 {
+			v := fslab[:k:k]
+			fslab = fslab[k:]
+			return v
+		}
+		blk.h = take(nb * nb)
+		blk.f = &chols[b]
+		blk.f.cap, blk.f.l, blk.f.work = nb, take(nb*nb), take(nb)
+		blk.buf = take(nb)
+		blk.pos = islab[:nb:nb]
+		blk.ord = islab[nb : nb : 2*nb]
+		islab = islab[2*nb:]
 		for l, j := range vars {
 			e.blkOf[j] = b
 			e.locOf[j] = l
@@ -167,6 +187,7 @@ func (e *engine) rowBound(i int, sign float64) float64 {
 // factorBlocks factors every block's free part. It reports errNotConvex for a negative
 // pivot and errNumerical for a (numerically) singular one.
 func (e *engine) factorBlocks() error {
+	minPiv2 := e.breakdownPivot()
 	for b := range e.blocks {
 		blk := &e.blocks[b]
 		nb := len(blk.vars)
@@ -179,16 +200,18 @@ func (e *engine) factorBlocks() error {
 				blk.pos[l] = -1
 			}
 		}
-		ok, minPiv := blk.f.factor(len(blk.ord), func(i, j int) float64 {
-			li, lj := blk.ord[i], blk.ord[j]
-			v := blk.h[li*nb+lj]
-			if i == j {
-				v += e.rho
+		// Load (H + ρI) on the free variables into the factor's storage and factor in place.
+		f, nf := blk.f, len(blk.ord)
+		f.n = 0
+		for cj, lj := range blk.ord {
+			col := f.l[cj*f.cap : cj*f.cap+nf]
+			for ci := cj; ci < nf; ci++ {
+				col[ci] = blk.h[blk.ord[ci]*nb+lj]
 			}
-			return v
-		}, e.breakdownPivot())
-		if !ok {
-			if minPiv < -1e-8*max(1, e.hMax) {
+			col[cj] += e.rho
+		}
+		if ok, piv := f.factorInPlace(nf, minPiv2); !ok {
+			if piv < -1e-8*max(1, e.hMax) {
 				return errNotConvex
 			}
 			return errNumerical
@@ -500,6 +523,7 @@ func (e *engine) freeVar(j int) error {
 // refactor rebuilds every factor from the current working set (variable states and the
 // list of active rows). Rows that have become numerically dependent are dropped.
 func (e *engine) refactor() error {
+	e.nRefactor++
 	if err := e.factorBlocks(); err != nil {
 		return err
 	}
@@ -533,6 +557,7 @@ func (e *engine) refactor() error {
 // r_c − N_Fᵀy₀). The first pass is the plain solve; later passes remove the cancellation
 // that a large unconstrained minimizer −H⁻¹c would otherwise leave in x.
 func (e *engine) eqp() {
+	e.nEQP++
 	n := e.n
 	for j := range n {
 		if e.st[j] != free {
@@ -542,6 +567,7 @@ func (e *engine) eqp() {
 	q := len(e.wRow)
 	e.growRowScratch()
 	rhs, dx := e.y, e.z
+	// Two passes always (solve, refine); a third only when the refinement was large.
 	for pass := 0; pass < 3; pass++ {
 		clear(dx)
 		for j := range n {
@@ -596,7 +622,7 @@ func (e *engine) eqp() {
 				xmax = max(xmax, math.Abs(e.x[j]))
 			}
 		}
-		if dmax <= 1e-15*(1+xmax) {
+		if pass == 0 && dmax <= 1e-15*(1+xmax) || pass == 1 && dmax <= 1e-9*(1+xmax) {
 			break
 		}
 	}

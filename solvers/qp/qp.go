@@ -133,8 +133,8 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	}
 	sol.WallTime = time.Since(start)
 	if opt.Verbose != nil {
-		fmt.Fprintf(opt.Verbose, "qp: %s after %d active-set changes in %v (n=%d, m=%d, %d Hessian blocks, proximal=%v)\n",
-			sol.Status, sol.Iterations, sol.WallTime, q.n, q.m, len(comps), e.proximal)
+		fmt.Fprintf(opt.Verbose, "qp: %s after %d active-set changes in %v (n=%d, m=%d, %d Hessian blocks, proximal=%v, %d crash rounds, %d refactorizations, %d working-set solves)\n",
+			sol.Status, sol.Iterations, sol.WallTime, q.n, q.m, len(comps), e.proximal, e.nCrash, e.nRefactor, e.nEQP)
 	}
 	return sol, nil
 }
