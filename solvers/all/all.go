@@ -9,5 +9,6 @@ package all
 
 import (
 	// One line per backend; keep sorted.
+	_ "github.com/coraopt/coraopt/solvers/gonumlp"
 	_ "github.com/coraopt/coraopt/solvers/qp"
 )
