@@ -110,7 +110,12 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	}
 
 	sol := &solvers.Solution{Backend: Name, Version: Version}
-	res, err := e.solve()
+	var res result
+	if e.check() {
+		res = resStopped // cancelled or out of time before starting
+	} else {
+		res, err = e.solve()
+	}
 	if err != nil {
 		if errors.Is(err, errNotConvex) {
 			return nil, err
