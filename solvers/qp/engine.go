@@ -16,6 +16,10 @@ const (
 // errNotConvex is returned when a Cholesky factorization meets a negative pivot.
 var errNotConvex = errors.New("qp: the Hessian is not positive semidefinite (the objective is not convex)")
 
+// errIterLimit stops a batch operation that would take more active-set changes than
+// Options.IterationLimit allows.
+var errIterLimit = errors.New("qp: iteration limit")
+
 // errNumerical marks a factorization that broke down for numerical reasons.
 var errNumerical = errors.New("qp: numerical breakdown in the working-set factorization")
 
@@ -83,6 +87,7 @@ type engine struct {
 	iters      int
 	updates    int  // low-rank updates since the last refactorization
 	crash      bool // start by activating every bound the unconstrained minimizer violates
+	iterLimit  int  // Options.IterationLimit (0: none)
 	nRefactor  int  // statistics for Options.Verbose
 	nEQP       int
 	nCrash     int
@@ -679,6 +684,22 @@ func (e *engine) dropNegatives() error {
 	for {
 		e.eqp()
 		tol := e.tolD * max(1, e.cMax)
+		if e.iterLimit > 0 {
+			drops := 0
+			for j := range e.n {
+				if (e.st[j] == atLower || e.st[j] == atUpper) && e.uB[j] < -tol {
+					drops++
+				}
+			}
+			for k := range e.wRow {
+				if !e.wEq[k] && e.uR[k] < -tol {
+					drops++
+				}
+			}
+			if drops > 0 && e.iters+drops > e.iterLimit {
+				return errIterLimit
+			}
+		}
 		changed := false
 		for j := range e.n {
 			if (e.st[j] == atLower || e.st[j] == atUpper) && e.uB[j] < -tol {

@@ -79,6 +79,7 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	if err := e.setWarmStart(opt.WarmStart); err != nil {
 		return nil, err
 	}
+	e.iterLimit = max(opt.IterationLimit, 0)
 
 	var stop solvers.Status
 	var deadline time.Time
@@ -116,10 +117,12 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 	} else {
 		res, err = e.solve()
 	}
-	if err != nil {
-		if errors.Is(err, errNotConvex) {
-			return nil, err
-		}
+	switch {
+	case errors.Is(err, errNotConvex):
+		return nil, err
+	case errors.Is(err, errIterLimit):
+		res, stop = resStopped, solvers.IterationLimit
+	case err != nil:
 		res = resNumerical
 	}
 	sol.Iterations = e.iters

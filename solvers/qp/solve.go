@@ -98,46 +98,52 @@ func (e *engine) begin(crash bool) error {
 	if !crash {
 		return nil
 	}
+	var batch []constraint
 	for range crashRounds {
 		if e.check != nil && e.check() {
 			return nil
 		}
-		added := 0
+		batch = batch[:0]
 		for j := range e.n {
 			if e.st[j] != free {
 				continue
 			}
 			if e.x[j] < e.lo[j]-e.tolP*max(1, math.Abs(e.lo[j])) {
-				e.st[j] = atLower
-				added++
+				batch = append(batch, constraint{idx: j, sign: 1})
 			} else if e.x[j] > e.up[j]+e.tolP*max(1, math.Abs(e.up[j])) {
-				e.st[j] = atUpper
-				added++
+				batch = append(batch, constraint{idx: j, sign: -1})
 			}
 		}
 		for i := range e.m {
 			if e.rowPos[i] >= 0 || e.rowNorm[i] == 0 {
 				continue
 			}
-			sign := 0.0
 			if e.ax[i] < e.rlo[i]-e.tolP*max(1, math.Abs(e.rlo[i])) {
-				sign = 1
+				batch = append(batch, constraint{row: true, idx: i, sign: 1, eq: e.rlo[i] == e.rup[i]})
 			} else if e.ax[i] > e.rup[i]+e.tolP*max(1, math.Abs(e.rup[i])) {
-				sign = -1
-			}
-			if sign != 0 {
-				e.rowPos[i] = len(e.wRow) // refactor re-derives positions
-				e.wRow = append(e.wRow, i)
-				e.wSign = append(e.wSign, sign)
-				e.wEq = append(e.wEq, e.rlo[i] == e.rup[i])
-				e.uR = append(e.uR, 0)
-				added++
+				batch = append(batch, constraint{row: true, idx: i, sign: -1, eq: e.rlo[i] == e.rup[i]})
 			}
 		}
-		if added == 0 {
+		if len(batch) == 0 || e.iterLimit > 0 && e.iters+len(batch) > e.iterLimit {
+			// Nothing violated, or the batch would exceed Options.IterationLimit: the dual
+			// method goes on one change at a time.
 			return nil
 		}
-		e.iters += added
+		for _, p := range batch {
+			switch {
+			case p.row:
+				e.rowPos[p.idx] = len(e.wRow) // refactor re-derives positions
+				e.wRow = append(e.wRow, p.idx)
+				e.wSign = append(e.wSign, p.sign)
+				e.wEq = append(e.wEq, p.eq)
+				e.uR = append(e.uR, 0)
+			case p.sign > 0:
+				e.st[p.idx] = atLower
+			default:
+				e.st[p.idx] = atUpper
+			}
+		}
+		e.iters += len(batch)
 		e.nCrash++
 		if err := e.refactor(); err != nil {
 			return err
@@ -152,7 +158,7 @@ func (e *engine) begin(crash bool) error {
 func (e *engine) runMapped() (result, error) {
 	st, err := e.run(e.safetyIters())
 	if err != nil {
-		return resNumerical, err
+		return resNumerical, err // errIterLimit is mapped by Solve
 	}
 	switch st {
 	case giOptimal:
