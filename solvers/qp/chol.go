@@ -1,6 +1,9 @@
 package qp
 
-import "math"
+import (
+	"errors"
+	"math"
+)
 
 // chol is a dense lower-triangular Cholesky factor L of a symmetric positive definite
 // matrix M = L·Lᵀ of order n, stored column-major with stride cap: L[i][j] (i ≥ j) is
@@ -36,7 +39,7 @@ func (c *chol) grow(need int) {
 // m(i, j) for i ≥ j. It returns false (and leaves c with the columns that succeeded) when
 // a squared pivot is not above minPivot2; pivot2 is then the failing squared pivot, so
 // callers can tell "singular" (about zero) from "indefinite" (clearly negative).
-func (c *chol) factor(n int, m func(i, j int) float64, minPivot2 float64) (ok bool, pivot2 float64) {
+func (c *chol) factor(n int, m func(i, j int) float64, minPivot2 float64, stop func() bool) (ok bool, pivot2 float64) {
 	c.grow(n)
 	for j := range n {
 		col := c.l[j*c.cap:]
@@ -44,14 +47,22 @@ func (c *chol) factor(n int, m func(i, j int) float64, minPivot2 float64) (ok bo
 			col[i] = m(i, j)
 		}
 	}
-	return c.factorInPlace(n, minPivot2)
+	return c.factorInPlace(n, minPivot2, stop)
 }
 
+// errStopped is reported by factorInPlace when its stop function asked to stop.
+var errStopped = errors.New("qp: stopped")
+
 // factorInPlace factors the matrix whose lower triangle is already in c's storage
-// (column-major, rows j..n-1 of column j); see factor.
-func (c *chol) factorInPlace(n int, minPivot2 float64) (ok bool, pivot2 float64) {
+// (column-major, rows j..n-1 of column j); see factor. For large n it calls stop (when
+// not nil) every 64 columns and gives up, returning pivot2 = NaN, when it returns true:
+// a factorization of a block of thousands of variables takes seconds.
+func (c *chol) factorInPlace(n int, minPivot2 float64, stop func() bool) (ok bool, pivot2 float64) {
 	c.n = 0
 	for j := range n {
+		if stop != nil && n >= 256 && j%64 == 63 && stop() {
+			return false, math.NaN()
+		}
 		col := c.l[j*c.cap : j*c.cap+n]
 		for k := range j {
 			ck := c.l[k*c.cap : k*c.cap+n]

@@ -55,7 +55,7 @@ func TestCholUpdates(t *testing.T) {
 		m := spd(t, n+1, "m")
 		at := func(i, j int) float64 { return m[i*(n+1)+j] }
 		c := newChol(1) // forces growth
-		if ok, _ := c.factor(n, at, 1e-14); !ok {
+		if ok, _ := c.factor(n, at, 1e-14, nil); !ok {
 			t.Fatal("factor failed on an SPD matrix")
 		}
 		sub := make([]float64, n*n)
@@ -140,19 +140,41 @@ func TestCholUpdates(t *testing.T) {
 func TestCholRejectsSingular(t *testing.T) {
 	c := newChol(2)
 	m := []float64{1, 1, 1, 1}
-	if ok, _ := c.factor(2, func(i, j int) float64 { return m[i*2+j] }, 1e-12); ok {
+	if ok, _ := c.factor(2, func(i, j int) float64 { return m[i*2+j] }, 1e-12, nil); ok {
 		t.Fatal("factor accepted a singular matrix")
 	}
 	neg := []float64{1, 2, 2, 1}
-	ok, minPiv := c.factor(2, func(i, j int) float64 { return neg[i*2+j] }, 1e-12)
+	ok, minPiv := c.factor(2, func(i, j int) float64 { return neg[i*2+j] }, 1e-12, nil)
 	if ok || minPiv >= 0 {
 		t.Fatalf("indefinite matrix: ok=%v minPivot=%g, want a negative pivot", ok, minPiv)
 	}
 	// downdating to a singular matrix must fail
-	if ok, _ := c.factor(1, func(i, j int) float64 { return 4 }, 1e-12); !ok {
+	if ok, _ := c.factor(1, func(i, j int) float64 { return 4 }, 1e-12, nil); !ok {
 		t.Fatal("factor [4] failed")
 	}
 	if c.downdate([]float64{2}) {
 		t.Fatal("downdate to zero succeeded")
+	}
+}
+
+// TestCholFactorStops checks that a large factorization consults its stop function and
+// gives up when asked (so that a solve with a big Hessian block honours its context).
+func TestCholFactorStops(t *testing.T) {
+	const n = 300
+	m := func(i, j int) float64 {
+		if i == j {
+			return n
+		}
+		return 1
+	}
+	calls := 0
+	c := newChol(n)
+	ok, piv := c.factor(n, m, 1e-12, func() bool { calls++; return calls == 2 })
+	if ok || !math.IsNaN(piv) || calls != 2 {
+		t.Fatalf("ok=%v pivot=%g after %d stop calls; want a stopped factorization after 2", ok, piv, calls)
+	}
+	ok, _ = c.factor(n, m, 1e-12, func() bool { return false })
+	if !ok {
+		t.Fatal("factorization failed without being stopped")
 	}
 }

@@ -215,7 +215,10 @@ func (e *engine) factorBlocks() error {
 			}
 			col[cj] += e.rho
 		}
-		if ok, piv := f.factorInPlace(nf, minPiv2); !ok {
+		if ok, piv := f.factorInPlace(nf, minPiv2, e.check); !ok {
+			if math.IsNaN(piv) {
+				return errStopped
+			}
 			if piv < -1e-8*max(1, e.hMax) {
 				return errNotConvex
 			}
@@ -813,7 +816,7 @@ func (e *engine) infeasTol(p constraint) float64 {
 // run is the Goldfarb–Idnani loop from the current dual-feasible working set.
 func (e *engine) run(maxIters int) (giStatus, error) {
 	refreshes := 0
-	retried := false
+	retries := 0
 	for {
 		p, _, ok := e.mostViolated()
 		if !ok {
@@ -846,11 +849,14 @@ func (e *engine) run(maxIters int) (giStatus, error) {
 		if e.iters > maxIters {
 			return giNumerical, nil
 		}
+		viol := e.violation(p)
 		st, err := e.addConstraint(p, maxIters)
-		if err == nil && (st == giInfeasible || st == giDependent) && !retried && e.updates > 0 {
-			// Before concluding, recompute the point from fresh factors: the
-			// violation may be drift.
-			retried = true
+		if err == nil && (st == giInfeasible || st == giDependent) && retries < 3 && e.updates > 0 &&
+			viol <= 10*e.infeasTol(p) {
+			// Before concluding, recompute the point from fresh factors: a violation this
+			// small may be drift from the low-rank updates. (A large one is not, and
+			// retrying it would only replay the same additions.)
+			retries++
 			if err := e.refactor(); err != nil {
 				return giNumerical, err
 			}
@@ -866,7 +872,6 @@ func (e *engine) run(maxIters int) (giStatus, error) {
 		if err != nil || st != giOptimal {
 			return st, err
 		}
-		retried = false
 		if e.updates > 200 {
 			if err := e.refactor(); err != nil {
 				return giNumerical, err

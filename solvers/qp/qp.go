@@ -122,6 +122,8 @@ func (s *Solver) Solve(ctx context.Context, p *model.Problem, opt solvers.Option
 		return nil, err
 	case errors.Is(err, errIterLimit):
 		res, stop = resStopped, solvers.IterationLimit
+	case errors.Is(err, errStopped):
+		res = resStopped // stop was set by e.check
 	case err != nil:
 		res = resNumerical
 	}

@@ -95,3 +95,19 @@ func TestRegressions(t *testing.T) {
 		})
 	}
 }
+
+// TestRegressionInfeasibleLPCycle: an infeasible LP (gonum's simplex agrees) on which the
+// "retry from fresh factors" path replayed the same additions forever, because the retry
+// flag was reset after every successful addition; the solve ended at the safety cap with
+// NumericalError. Retries are now only for drift-sized violations, three per run.
+func TestRegressionInfeasibleLPCycle(t *testing.T) {
+	p := &model.Problem{Sense: model.Minimize, ColCost: []float64{3, 0, 0, 0, 0},
+		ColLower: []float64{-inf, 0, -inf, -inf, 0}, ColUpper: []float64{0, inf, 1, inf, inf},
+		RowLower: []float64{0, 0, -inf, 0, 0, 4}, RowUpper: []float64{inf, inf, 0, 0, 0, 4},
+		AStart: []int{0, 4, 8, 11, 14, 15}, AIndex: []int{2, 3, 4, 5, 2, 3, 4, 5, 2, 3, 4, 2, 4, 5, 5},
+		AValue: []float64{2, -3, -2, 2, 3, 1, -3, 1, -3, -4, 3, -2, 1, -2, -1}}
+	sol := solve(t, p, solvers.Options{})
+	if sol.Status != solvers.Infeasible {
+		t.Fatalf("status %v after %d changes, want infeasible", sol.Status, sol.Iterations)
+	}
+}

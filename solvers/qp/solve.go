@@ -71,7 +71,10 @@ func (e *engine) strictlyConvex() (bool, error) {
 		if !strict {
 			continue // still scanning diagonals
 		}
-		ok, _ := blk.f.factor(len(idx), func(i, j int) float64 { return blk.h[idx[i]*nb+idx[j]] }, tau)
+		ok, piv := blk.f.factor(len(idx), func(i, j int) float64 { return blk.h[idx[i]*nb+idx[j]] }, tau, e.check)
+		if math.IsNaN(piv) {
+			return false, errStopped
+		}
 		if !ok || blk.f.maxInvDiag()*tau > 1 {
 			strict = false
 		}
