@@ -21,6 +21,7 @@ const (
 	rayTol        = 1e-9 // relative tolerance of the recession-direction test
 	singularPivot = 1e-8 // see strictlyConvex
 	crashRounds   = 8    // batch rounds of the crash start; see begin
+	crashMaxBlock = 32   // crash only when every Hessian block is at most this large
 )
 
 // safetyIters caps the active-set changes of one dual-method run: the method is finite
@@ -102,6 +103,7 @@ func (e *engine) begin(crash bool) error {
 		return nil
 	}
 	var batch []constraint
+	var snap workingSet
 	for range crashRounds {
 		if e.check != nil && e.check() {
 			return nil
@@ -132,6 +134,8 @@ func (e *engine) begin(crash bool) error {
 			// method goes on one change at a time.
 			return nil
 		}
+		snap.save(e)
+		before := e.dualValue()
 		for _, p := range batch {
 			switch {
 			case p.row:
@@ -154,8 +158,65 @@ func (e *engine) begin(crash bool) error {
 		if err := e.dropNegatives(); err != nil {
 			return err
 		}
+		if after := e.dualValue(); !(after > before+1e-12*max(1, math.Abs(before))) {
+			// No progress in the dual objective, which the dual method increases
+			// monotonically: the rounds are cycling. Go back to the better working set.
+			snap.restore(e)
+			if err := e.refactor(); err != nil {
+				return err
+			}
+			return e.dropNegatives()
+		}
 	}
 	return nil
+}
+
+// dualValue is the objective ½xᵀ(H+ρI)x + cᵀx of the current point. After dropNegatives
+// the point is optimal for its working set with nonnegative multipliers, so this is the
+// value of a dual-feasible point: a lower bound on the optimum, which the dual method
+// increases monotonically.
+func (e *engine) dualValue() float64 {
+	f := 0.0
+	for j := range e.n {
+		hx := (e.hDiag[j] + e.rho) * e.x[j]
+		for k := e.hStart[j]; k < e.hStart[j+1]; k++ {
+			hx += e.hValue[k] * e.x[e.hIndex[k]]
+		}
+		f += e.x[j] * (0.5*hx + e.c[j])
+	}
+	return f
+}
+
+// workingSet is a copy of the working set (variable states and active rows), for undoing
+// a crash round.
+type workingSet struct {
+	st    []int8
+	rows  []int
+	signs []float64
+	eqs   []bool
+	us    []float64
+}
+
+func (w *workingSet) save(e *engine) {
+	w.st = append(w.st[:0], e.st...)
+	w.rows = append(w.rows[:0], e.wRow...)
+	w.signs = append(w.signs[:0], e.wSign...)
+	w.eqs = append(w.eqs[:0], e.wEq...)
+	w.us = append(w.us[:0], e.uR...)
+}
+
+func (w *workingSet) restore(e *engine) {
+	copy(e.st, w.st)
+	for _, i := range e.wRow {
+		e.rowPos[i] = -1
+	}
+	e.wRow = append(e.wRow[:0], w.rows...)
+	e.wSign = append(e.wSign[:0], w.signs...)
+	e.wEq = append(e.wEq[:0], w.eqs...)
+	e.uR = append(e.uR[:0], w.us...)
+	for k, i := range e.wRow {
+		e.rowPos[i] = k
+	}
 }
 
 func (e *engine) runMapped() (result, error) {
