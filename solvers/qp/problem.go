@@ -25,7 +25,9 @@ const (
 //
 //	minimize ½xᵀHx + cᵀx  s.t.  rlo ≤ Ax ≤ rup,  lo ≤ x ≤ up
 //
-// with H = sense·Q stored as a full symmetric matrix (both triangles) and c = sense·ColCost.
+// with H = sense·Q and c = sense·ColCost. H's diagonal is in hDiag and its off-diagonal
+// entries in CSC (hStart, hIndex, hValue) with both triangles, so that column j lists
+// every neighbour of variable j.
 type problem struct {
 	n, m   int
 	c      []float64
