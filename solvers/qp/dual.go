@@ -119,7 +119,7 @@ const (
 	giInfeasible
 	giStopped // e.check asked to stop (limit or cancellation)
 	giNumerical
-	giDependent // p is a combination of the working set and violated only within infeasTol
+	giDependent // p cannot be added (no primal step, nothing to release) but is violated only within infeasTol
 )
 
 // infeasTol is the violation above which a constraint that cannot be added proves
@@ -193,6 +193,17 @@ func (e *engine) run(maxIters int) (giStatus, error) {
 		}
 		if st == giDependent {
 			e.skip(p)
+			if e.updates > 0 {
+				// Partial steps may have moved the multipliers with p's own (now dropped)
+				// multiplier in play: re-solve the working set and release negatives to
+				// restore a dual-feasible start.
+				if err := e.refactor(); err != nil {
+					return giNumerical, err
+				}
+				if err := e.dropNegatives(); err != nil {
+					return giNumerical, err
+				}
+			}
 			continue
 		}
 		if err != nil || st != giOptimal {
@@ -266,7 +277,10 @@ func (e *engine) addConstraint(p constraint, maxIters int) (giStatus, error) {
 				rmax = max(rmax, math.Abs(e.rB[j]))
 			}
 		}
-		epsR := 1e-13 * max(1, rmax)
+		// r_k is a coefficient of n_p in terms of n_k (exactly so when p is dependent),
+		// for normals of comparable size; below 1e-11 it is noise, and dividing a
+		// multiplier by it gives absurd partial steps.
+		epsR := max(1e-13*max(1, rmax), 1e-11)
 		for j := range e.n {
 			if (e.st[j] == atLower || e.st[j] == atUpper) && e.rB[j] > epsR {
 				if t := max(e.uB[j], 0) / e.rB[j]; t < t1 {
@@ -287,7 +301,7 @@ func (e *engine) addConstraint(p constraint, maxIters int) (giStatus, error) {
 			t2 = max(e.violation(p), 0) / delta2
 		}
 		if math.IsInf(t1, 1) && math.IsInf(t2, 1) {
-			if up == 0 && e.violation(p) <= e.infeasTol(p) {
+			if e.violation(p) <= e.infeasTol(p) {
 				return giDependent, nil
 			}
 			return giInfeasible, nil

@@ -551,6 +551,14 @@ func (e *engine) refactor() error {
 	e.t = e.t[:0]
 	e.s.n = 0
 	for k, i := range rows {
+		if k%32 == 31 && e.check != nil && e.check() {
+			// Rebuilding S for thousands of active rows takes seconds; the engine is
+			// left inconsistent, which is fine: a stopped solve reports no point.
+			for _, i := range rows[k:] {
+				e.rowPos[i] = -1
+			}
+			return errStopped
+		}
 		e.rowPos[i] = -1
 		p := constraint{row: true, idx: i, sign: signs[k], eq: eqs[k]}
 		sigma := e.normalSolve(p, e.y, e.w)
