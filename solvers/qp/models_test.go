@@ -2,14 +2,12 @@ package qp
 
 import (
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/model"
-	"github.com/coraopt/coraopt/model/lpformat"
-	"github.com/coraopt/coraopt/model/mps"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib"
 )
 
 // highsQPModels are HiGHS's QP test models (check/instances in the HiGHS source) with
@@ -31,28 +29,18 @@ var highsQPModels = []struct {
 }
 
 // readModel reads a model from the test-model cache (skipping in a plain build without
-// it) with the reader its extension names.
+// it) with coraopt's readers.
 func readModel(t testing.TB, name string) *model.Problem {
 	t.Helper()
-	path := testmodels.Path(t, name)
-	var (
-		p   *model.Problem
-		err error
-	)
-	switch filepath.Ext(name) {
-	case ".mps":
-		p, err = mps.ReadFile(path, mps.Options{})
-	case ".lp":
-		p, err = lpformat.ReadFile(path, lpformat.Options{})
-	default:
-		t.Fatalf("no reader for %s", name)
-	}
+	p, err := netlib.ReadModel(testmodels.Path(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
+// TestHiGHSQPModels holds qp to a stricter standard than the netlib set on the QP models:
+// the hand-derived objective to 1e-9 and the KKT certificate to 1e-9.
 func TestHiGHSQPModels(t *testing.T) {
 	for _, m := range highsQPModels {
 		t.Run(m.file, func(t *testing.T) {
