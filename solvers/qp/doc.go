@@ -147,8 +147,8 @@
 // Netlib LPs with their duals) and, with -tags highs, random QPs against HiGHS.
 //
 // LPs are supported (Capabilities.LP) but through the proximal path, a QP method: small
-// and medium Netlib models solve (afiro in milliseconds, 25fv47 in seconds), greenbea
-// takes minutes, and 80bau3b is above MaxWorkingEntries. Use a simplex backend for LPs of
+// and medium Netlib models solve (afiro in milliseconds, 25fv47 in seconds), greenbea did
+// not finish in 20 minutes, and 80bau3b is above MaxWorkingEntries. Use a simplex backend for LPs of
 // any size.
 //
 // # Limits of the method
