@@ -195,6 +195,8 @@ func TestSolveErrors(t *testing.T) {
 		{"solver with onion", []string{quickPath, "--solver", "highs"}, 2, []string{"--solver applies to --method mip"}},
 		{"negative budget", []string{quickPath, "--budget", "-1"}, 2, []string{"must not be negative"}},
 		{"gantt format", []string{quickPath, "--gantt", "x.bmp"}, 2, []string{`unknown image format "bmp"`}},
+		{"mip with an LP solver", []string{quickPath, "--method", "mip", "--solver", "gonum"}, 2, []string{`--solver "gonum" cannot solve MIPs`}},
+		{"mip with an unknown solver", []string{quickPath, "--method", "mip", "--solver", "nosuch"}, 2, []string{`unknown solver "nosuch"`}},
 		{"no file", nil, 2, []string{"accepts 1 arg"}},
 	}
 	for _, c := range cases {
