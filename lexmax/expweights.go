@@ -86,6 +86,11 @@ func (st *state) newRankMap(vals [][]float64) rankMap {
 	for _, v := range vals {
 		all = append(all, v...)
 	}
+	return st.newRankMapOf(all)
+}
+
+func (st *state) newRankMapOf(all []float64) rankMap {
+	all = slices.Clone(all)
 	slices.Sort(all)
 	var rm rankMap
 	for _, v := range all {

@@ -119,6 +119,12 @@ type Options struct {
 	// optimal is not a lexmax.
 	Solver solvers.Options
 
+	// OutcomesForm makes Ordered (and a water-filling handover) use the ordered-outcomes
+	// form (t_k, d_ik per step) even when every outcome is one-hot, where the
+	// ordered-values form is used by default (see orderedValues: fewer steps and a far
+	// tighter LP relaxation on scheduling MIPs).
+	OutcomesForm bool
+
 	// NoWarmStart disables passing one solve's basis to the next LP solve (used when the
 	// backend reports Capabilities().Basis).
 	NoWarmStart bool
@@ -179,6 +185,10 @@ type Result struct {
 	// HandedOver is set when water-filling stalled (no free outcome was saturated, which
 	// happens on non-convex sets) and Ordered finished the remaining outcomes.
 	HandedOver bool
+	// Form is the form of the sequential method that ran ("outcomes": θ_k = sum of the k
+	// smallest; "values": cumulative counts below each value, for one-hot outcomes); ""
+	// when none ran (water-filling without a handover, exponential weights).
+	Form string
 	// FrozenAtHandover is the number of outcomes water-filling had frozen by then.
 	FrozenAtHandover int
 	Tol              Tolerance

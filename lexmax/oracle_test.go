@@ -400,6 +400,7 @@ func backends(t testing.TB, mip bool) []solvers.Solver {
 func allConfigs() []lexmax.Options {
 	return []lexmax.Options{
 		{Method: lexmax.Ordered},
+		{Method: lexmax.Ordered, OutcomesForm: true},
 		{Method: lexmax.WaterFill, Saturation: lexmax.Probe},
 		{Method: lexmax.WaterFill, Saturation: lexmax.Duals},
 		{Method: lexmax.WaterFill, Saturation: lexmax.MILP},
@@ -408,8 +409,11 @@ func allConfigs() []lexmax.Options {
 }
 
 func configName(o lexmax.Options) string {
-	if o.Method == lexmax.WaterFill {
+	switch {
+	case o.Method == lexmax.WaterFill:
 		return o.Method.String() + "-" + o.Saturation.String()
+	case o.Method == lexmax.Ordered && o.OutcomesForm:
+		return "ordered-outcomes"
 	}
 	return o.Method.String()
 }
@@ -423,4 +427,82 @@ func maxDiff(a, b []float64) float64 {
 		d = math.Max(d, math.Abs(a[k]-b[k]))
 	}
 	return d
+}
+
+// choiceModel: agent i picks at most one option s (binary w_is, Σ_s w_is ≤ 1) worth
+// V[i][s] to it (0 when it picks none); options use a shared resource, Σ A[i][s]·w_is ≤ B.
+// Outcomes are one-hot with a "none" value.
+type choiceModel struct {
+	V [][]int
+	A [][]int
+	B int
+}
+
+func (c choiceModel) String() string { return fmt.Sprintf("V=%v A=%v B=%d", c.V, c.A, c.B) }
+
+func (c choiceModel) build() (*model.Model, []model.Expr) {
+	m := model.New("choice")
+	var use model.Expr
+	outs := make([]model.Expr, len(c.V))
+	for i, vals := range c.V {
+		w := m.Vars1(len(vals), 0, 1, model.Binary, fmt.Sprintf("w[%d,%%d]", i))
+		m.AddLe(model.Sum(w...), 1, fmt.Sprintf("pick[%d]", i))
+		for s, v := range vals {
+			outs[i].AddTerm(w[s], float64(v))
+			use.AddTerm(w[s], float64(c.A[i][s]))
+		}
+	}
+	m.AddLe(use, float64(c.B), "resource")
+	return m, outs
+}
+
+func (c choiceModel) oracle() []float64 {
+	n := len(c.V)
+	pick := make([]int, n) // -1: none
+	var best []float64
+	var rec func(i, used int)
+	rec = func(i, used int) {
+		if used > c.B {
+			return
+		}
+		if i == n {
+			u := make([]float64, n)
+			for k, s := range pick {
+				if s >= 0 {
+					u[k] = float64(c.V[k][s])
+				}
+			}
+			s := sortedCopy(u)
+			if best == nil || lexLess(best, s, 1e-9) {
+				best = s
+			}
+			return
+		}
+		for s := -1; s < len(c.V[i]); s++ {
+			pick[i] = s
+			cost := 0
+			if s >= 0 {
+				cost = c.A[i][s]
+			}
+			rec(i+1, used+cost)
+		}
+	}
+	rec(0, 0)
+	return best
+}
+
+func genChoice(t *rapid.T) choiceModel {
+	n := rapid.IntRange(2, 4).Draw(t, "agents")
+	var c choiceModel
+	for i := range n {
+		k := rapid.IntRange(1, 3).Draw(t, fmt.Sprintf("options%d", i))
+		var v, a []int
+		for s := range k {
+			v = append(v, rapid.IntRange(-1, 4).Draw(t, fmt.Sprintf("v%d_%d", i, s)))
+			a = append(a, rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("a%d_%d", i, s)))
+		}
+		c.V, c.A = append(c.V, v), append(c.A, a)
+	}
+	c.B = rapid.IntRange(0, 6).Draw(t, "B")
+	return c
 }

@@ -37,11 +37,16 @@ func (st *state) value(i int, y []int, x []float64) float64 {
 
 func (st *state) solveOrdered() ([]float64, *solvers.Solution, error) {
 	l := newLP(st.base)
-	y := st.addOutcomeCols(l)
 	set := make([]int, len(st.outs))
 	for i := range set {
 		set[i] = i
 	}
+	if !st.opt.OutcomesForm && st.oneHotSet(set) {
+		st.res.Form = "values"
+		return st.orderedValues(l, set, math.Inf(-1), nil)
+	}
+	st.res.Form = "outcomes"
+	y := st.addOutcomeCols(l)
 	return st.ordered(l, y, set, 1, nil)
 }
 

@@ -88,6 +88,11 @@ func (st *state) solveWaterFill() ([]float64, *solvers.Solution, error) {
 			st.note("water-filling stalled at level %.10g with %d outcomes free (each can rise alone, not together); ordered outcomes finished them", tstar, len(w.free))
 			fv := st.freezeValue(tstar, lv.integral)
 			l.lo[w.t], l.hi[w.t] = fv, fv
+			if !st.opt.OutcomesForm && st.oneHotSet(w.free) {
+				st.res.Form = "values"
+				return st.orderedValues(l, w.free, fv, sol)
+			}
+			st.res.Form = "outcomes"
 			return st.ordered(l, w.y, w.free, 2, sol)
 		}
 		for _, i := range saturated {
