@@ -164,7 +164,6 @@ func (st *state) shortfall(set []int, rm rankMap, g int) (cols []int, coefs []fl
 		if c != 0 {
 			cols = append(cols, j)
 		}
-		_ = c
 	}
 	slices.Sort(cols)
 	for _, j := range cols {
