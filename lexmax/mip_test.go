@@ -140,7 +140,7 @@ func TestWaterFillStallHandsOver(t *testing.T) {
 // TestExpWeightsRefusesWideTAS: a 20-job TAS MIP with utilities 0..9 has 10 values; with
 // k = 21 the weights span 9·log10(21) ≈ 11.9 orders, beyond the 6 the solver resolves.
 func TestExpWeightsRefusesWideTAS(t *testing.T) {
-	in := benchTAS(20, 12, 10, 1)
+	in := benchTAS(20, 12, 10, 10, 1)
 	m, outs := buildTAS(in)
 	s := backends(t, true)[0]
 	_, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: m, Outcomes: outs}, s, lexmax.Options{Method: lexmax.ExpWeights})

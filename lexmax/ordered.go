@@ -88,6 +88,18 @@ func (st *state) ordered(l *lp, y []int, set []int, k0 int, prev *solvers.Soluti
 		x = prev.X
 	}
 	vals := make([]float64, m)
+	// relax loosens every freeze row of this run f-fold (for solveRobust).
+	type freeze struct {
+		row          int
+		theta, slack float64
+	}
+	var freezes []freeze
+	relax := func(f float64) {
+		for _, fr := range freezes {
+			l.rlo[fr.row] = fr.theta - f*fr.slack
+			st.res.Tol.MaxSlack = math.Max(st.res.Tol.MaxSlack, f*fr.slack)
+		}
+	}
 	for k := k0; k <= m; {
 		nc, nr := l.ncols(), l.nrows()
 		prevBasis := l.basis
@@ -133,7 +145,11 @@ func (st *state) ordered(l *lp, y []int, set []int, k0 int, prev *solvers.Soluti
 			start = l.extendBasis(prevBasis, cs, rs)
 		}
 
-		sol, err := st.solve("ordered", k, l, start)
+		var relaxer func(float64)
+		if len(freezes) > 0 {
+			relaxer = relax
+		}
+		sol, err := st.solveRobust("ordered", k, l, start, relaxer)
 		if err != nil {
 			if k > k0 || prev != nil {
 				return nil, nil, fmt.Errorf("lexmax: ordered outcomes, step k=%d of %d: %w", k, m, err)
@@ -169,7 +185,16 @@ func (st *state) ordered(l *lp, y []int, set []int, k0 int, prev *solvers.Soluti
 			// do not depend on k).
 			coefs[0] = float64(j)
 		}
-		l.addRow(cols, coefs, st.freezeValue(theta, integral), inf, fmt.Sprintf("lexmax_freeze[%d]", j))
+		// θ_j is a sum of j outcomes, each known to the tolerance: the slack of its freeze
+		// is max(j·AbsTol, RelTol·|θ_j|). With one AbsTol for the whole sum, the rounding
+		// of every earlier step stacks up and a 200-outcome LP turned infeasible at k = 37.
+		fv := math.Round(theta) - 0.5
+		if !integral {
+			sl := st.slack(theta, j)
+			fv = theta - sl
+			freezes = append(freezes, freeze{row: l.nrows(), theta: theta, slack: sl})
+		}
+		l.addRow(cols, coefs, fv, inf, fmt.Sprintf("lexmax_freeze[%d]", j))
 		k = j + 1
 	}
 	if x == nil {

@@ -53,11 +53,12 @@ func (st *state) solveWaterFill() ([]float64, *solvers.Solution, error) {
 	}
 	var x []float64
 	var last *solvers.Solution
+	var relaxLast func(float64) // loosens the newest batch of freezes
 	for len(w.free) > 0 {
 		l := w.l
 		l.lo[w.t], l.hi[w.t] = -inf, inf
 		l.setObjective(model.Maximize, []int{w.t}, []float64{1})
-		sol, err := st.solve("maxmin", n-len(w.free), l, l.extendBasis(l.basis, nil, nil))
+		sol, err := st.solveRobust("maxmin", n-len(w.free), l, l.extendBasis(l.basis, nil, nil), relaxLast)
 		if err != nil {
 			if len(w.free) < n {
 				return nil, nil, fmt.Errorf("lexmax: water-filling with %d of %d outcomes frozen: %w", n-len(w.free), n, err)
@@ -95,6 +96,16 @@ func (st *state) solveWaterFill() ([]float64, *solvers.Solution, error) {
 			st.res.Form = "outcomes"
 			return st.ordered(l, w.y, w.free, 2, sol)
 		}
+		relaxLast = nil
+		if !lv.integral {
+			batch, sl := slices.Clone(saturated), st.slack(tstar, 1)
+			relaxLast = func(f float64) {
+				for _, i := range batch {
+					l.lo[w.y[i]] = tstar - f*sl
+				}
+				st.res.Tol.MaxSlack = math.Max(st.res.Tol.MaxSlack, f*sl)
+			}
+		}
 		for _, i := range saturated {
 			w.freeze(i, st.freezeValue(tstar, st.info[i].integral))
 		}
@@ -125,7 +136,7 @@ func (st *state) newLevel(tstar float64, free []int) level {
 		lv.hold, lv.above, lv.eps = r-0.5, r+0.5, 1
 		return lv
 	}
-	tau := st.slack(tstar)
+	tau := st.slack(tstar, 1)
 	lv.hold, lv.above = tstar-tau/100, tstar+tau
 	lv.eps = math.Max(3*tau, 1e-5*math.Max(1, math.Abs(tstar)))
 	return lv
@@ -137,7 +148,7 @@ func (st *state) freezeValue(v float64, integral bool) float64 {
 	if integral {
 		return math.Round(v) - 0.5
 	}
-	return v - st.slack(v)
+	return v - st.slack(v, 1)
 }
 
 // freeze fixes outcome i at ≥ level: the bound on y_i, and its level row made free.
@@ -193,12 +204,24 @@ func (st *state) saturated(w *waterfill, sat Saturation, sol *solvers.Solution, 
 			// that some optimal point has u_i > t* (strict complementarity).
 			return pos, nil
 		default:
-			st.note("the max-t LP was primal degenerate (its dual is not unique), so zero duals were checked by probes")
+			st.note("the max-t LP was primal degenerate (its dual is not unique), so zero duals were checked by a group raise and probes")
 			saturated = pos
 			for _, i := range w.free {
-				if !slices.Contains(pos, i) {
+				if !slices.Contains(pos, i) && !raisable[i] {
 					undecided = append(undecided, i)
 				}
+			}
+		}
+		if len(undecided) > 1 {
+			x, err := st.groupRaise(w, lv, undecided)
+			var se *StatusError
+			switch {
+			case errors.As(err, &se):
+				st.note("a group raise ended %s; probes decided instead", se.Status)
+			case err != nil:
+				return nil, err
+			default:
+				witness(x, false)
 			}
 		}
 	case MILP:
@@ -351,6 +374,39 @@ func nondegenerate(l *lp, sol *solvers.Solution) bool {
 		}
 	}
 	return count == l.nrows()
+}
+
+// groupRaise is the LP counterpart of milpRaise, used by the Duals test on LPs where the
+// duals leave outcomes undecided: continuous s_i ∈ [0, ε] for the undecided outcomes,
+//
+//	max Σ s_i  s.t.  y_i ≥ hold + s_i,  every free outcome ≥ hold,
+//
+// On a convex set this finds every raisable outcome in one LP when ε is small enough:
+// the average of the points that raise each one alone raises all of them together, by
+// at least (its own margin)/|undecided|, so an optimum puts s_i = ε on all of them. With
+// a larger margin needed it still shows many; the rest are probed.
+func (st *state) groupRaise(w *waterfill, lv level, undecided []int) ([]float64, error) {
+	l := w.l
+	nc, nr := l.ncols(), l.nrows()
+	saved := l.basis // the basis of l without the s columns, for the next solves
+	defer func() { l.truncate(nc, nr); l.basis = saved }()
+	l.lo[w.t], l.hi[w.t] = lv.hold, lv.hold
+	cols := make([]int, len(undecided))
+	ones := make([]float64, len(undecided))
+	for q, i := range undecided {
+		cols[q] = l.addCol(0, lv.eps, false, "lexmax_s["+st.name(i)+"]")
+		ones[q] = 1
+		l.addRow([]int{w.y[i], cols[q]}, []float64{1, -1}, lv.hold, inf, "lexmax_group["+st.name(i)+"]")
+	}
+	l.setObjective(model.Maximize, cols, ones)
+	sol, err := st.solve("group", len(st.outs)-len(w.free), l, l.extendBasis(saved, nil, nil))
+	if err != nil {
+		if errors.Is(err, ErrInfeasible) || errors.Is(err, ErrUnbounded) {
+			err = &StatusError{Step: "group", Status: solvers.Infeasible}
+		}
+		return nil, fmt.Errorf("lexmax: group raise at level %.10g: %w", lv.t, err)
+	}
+	return slices.Clone(sol.X[:nc]), nil
 }
 
 // milpRaise solves Gavel's MILP: binaries z_i for the free outcomes,

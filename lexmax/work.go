@@ -205,9 +205,10 @@ type state struct {
 	warm      bool
 }
 
-// slack is the tolerance of a freeze at value v.
-func (st *state) slack(v float64) float64 {
-	s := math.Max(st.res.Tol.Abs, st.res.Tol.Rel*math.Abs(v))
+// slack is the tolerance of a freeze at value v of a sum of terms outcomes:
+// max(terms·AbsTol, RelTol·|v|).
+func (st *state) slack(v float64, terms int) float64 {
+	s := math.Max(float64(terms)*st.res.Tol.Abs, st.res.Tol.Rel*math.Abs(v))
 	st.res.Tol.MaxSlack = math.Max(st.res.Tol.MaxSlack, s)
 	return s
 }
@@ -290,6 +291,53 @@ func (st *state) solve(kind string, k int, l *lp, start *solvers.Basis) (*solver
 		l.basis = sol.Basis
 	}
 	return sol, nil
+}
+
+// solveRobust is solve with a second chance for a step after the first: when it ends
+// infeasible or without a verdict, which on the large degenerate LPs of ordered outcomes
+// is numerical (HiGHS 1.10's dual simplex declared a 200-outcome problem infeasible at
+// step 89, 1e-7 from a point that satisfies every row), it tries again from the other
+// start (cold after warm, the last basis after cold), then with the freezes relaxed by
+// relax(10) and relax(100) when relax is not nil. Every retry is a counted solve and
+// leaves a note; a relaxed freeze shows in Tol.MaxSlack.
+func (st *state) solveRobust(kind string, k int, l *lp, start *solvers.Basis, relax func(factor float64)) (*solvers.Solution, error) {
+	sol, err := st.solve(kind, k, l, start)
+	if err == nil || !retryable(err) || st.res.Solves == 1 {
+		return sol, err
+	}
+	first := err
+	var alt *solvers.Basis
+	if start == nil && st.warm {
+		alt = l.extendBasis(l.basis, nil, nil)
+	}
+	if start != nil || alt != nil {
+		if sol, err = st.solve(kind, k, l, alt); err == nil {
+			st.note("a %s solve that failed (%v) succeeded from another start", kind, first)
+			return sol, nil
+		}
+	}
+	if relax != nil {
+		for _, f := range []float64{10, 100} {
+			relax(f)
+			if sol, err = st.solve(kind, k, l, start); err == nil {
+				st.note("a %s solve that failed (%v) succeeded after relaxing the freezes %g-fold", kind, first, f)
+				return sol, nil
+			}
+		}
+	}
+	return nil, first
+}
+
+func retryable(err error) bool {
+	var se *StatusError
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Status {
+	case solvers.Infeasible, solvers.InfeasibleOrUnbounded, solvers.Other, solvers.NumericalError:
+		return true
+	}
+	return false
 }
 
 // extendBasis returns b (a basis of an earlier state of l) made valid for l's current
