@@ -67,7 +67,10 @@
 //
 // So Duals freezes the positive duals, trusts the zeros only at a nondegenerate vertex
 // (checked from the basis, or by counting variables strictly inside their bounds), and
-// probes the zero-dual outcomes otherwise. Duals needs an LP; on a MIP it runs Probe.
+// otherwise decides the zero-dual outcomes with one LP that raises them together — on a
+// convex set the average of the points raising each alone raises all, so it finds every
+// raisable one when its margin is small enough — and probes what that leaves. Duals needs
+// an LP; on a MIP it runs Probe.
 //
 // # Exponential weights (cora.txt §II-B, Lemma 1)
 //
@@ -92,8 +95,11 @@
 //
 // # Tolerances
 //
-// A value v found optimal is frozen as ≥ v − max(AbsTol, RelTol·|v|), and Result.Tol says
-// what was used. Integer-valued quantities (outcomes over integer columns with integer
+// A value v found optimal is frozen as ≥ v − max(AbsTol, RelTol·|v|) — for θ_k, a sum
+// of k outcomes, max(k·AbsTol, RelTol·|v|) — and Result.Tol says what was used. A step
+// that fails numerically after earlier freezes (seen with HiGHS on 200-outcome ordered
+// outcomes) is retried from another start and then with the freezes relaxed 10- and
+// 100-fold; a note says so and Tol.MaxSlack shows the slack that was needed. Integer-valued quantities (outcomes over integer columns with integer
 // coefficients, and sums of them) are frozen at ≥ round(v) − ½ instead: exact, and far
 // from every solver tolerance (slacks near the MIP feasibility tolerance make HiGHS 1.10
 // declare feasible MIPs infeasible). A freeze's slack can let later outcomes rise by the

@@ -68,8 +68,9 @@ const (
 	// already shows an outcome above t*.
 	Probe Saturation = iota
 	// Duals freezes the outcomes whose row u_i ≥ t has a positive dual in the max-t LP and,
-	// when that LP is primal degenerate (its dual is not unique), probes the zero-dual
-	// outcomes it cannot otherwise decide. LP only: on a MIP it runs Probe (and says so).
+	// when that LP is primal degenerate (its dual is not unique), decides the zero-dual
+	// outcomes with one LP that raises them together (see groupRaise) and probes what that
+	// leaves. LP only: on a MIP it runs Probe (and says so).
 	Duals
 	// MILP solves one MILP with a binary z_i per free outcome, maximizing the number of
 	// outcomes that exceed t* + ε at once (Gavel's water_filling). The outcomes it cannot
@@ -109,9 +110,10 @@ type Options struct {
 	Saturation Saturation // WaterFill only
 
 	// AbsTol and RelTol define the slack of every freeze: a value v found optimal is
-	// fixed as ≥ v − max(AbsTol, RelTol·|v|). 0 means the default (1e-6 and 1e-9). The
-	// slack must exceed the backend's feasibility tolerance, or a frozen level can turn
-	// infeasible through rounding alone.
+	// fixed as ≥ v − max(AbsTol, RelTol·|v|) (k·AbsTol for a sum of k outcomes). 0 means
+	// the default (1e-6 and 1e-9). The slack must exceed the backend's feasibility
+	// tolerance, or a frozen level can turn infeasible through rounding alone.
+	// Integer-valued quantities are frozen exactly instead (see the package doc).
 	AbsTol, RelTol float64
 
 	// Solver is passed to every solve. When MIPGap is 0 on a model with integer variables
