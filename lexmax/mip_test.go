@@ -161,12 +161,12 @@ func TestWarmStartGivesTheSameAnswer(t *testing.T) {
 			continue
 		}
 		for _, opt := range []lexmax.Options{{Method: lexmax.Ordered}, {Method: lexmax.WaterFill, Saturation: lexmax.Probe}, {Method: lexmax.WaterFill, Saturation: lexmax.Duals}} {
-			m, outs := benchLP(30, 1)
+			m, outs := benchLP(12, 1)
 			warm, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: m, Outcomes: outs}, s, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, outs = benchLP(30, 1)
+			m, outs = benchLP(12, 1)
 			cold := opt
 			cold.NoWarmStart = true
 			coldRes, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: m, Outcomes: outs}, s, cold)
@@ -189,6 +189,52 @@ func TestWarmStartGivesTheSameAnswer(t *testing.T) {
 				if st.Warm {
 					t.Errorf("%s %s: NoWarmStart still passed a basis", s.Name(), configName(opt))
 				}
+			}
+		}
+	}
+}
+
+// TestTAS20Agree: on two of the benchmark's 20-job TAS MIPs (too large to enumerate) the
+// methods agree with each other: all of them on the coarse one (utilities 0..4, where
+// exponential weights fit), ordered and water-filling with probes and the MILP test on
+// the light one. (The tight one takes ~13 s per method; see BenchmarkLexmax.)
+func TestTAS20Agree(t *testing.T) {
+	s, err := solvers.Get("highs")
+	if err != nil {
+		s = backends(t, true)[0]
+	}
+	cases := []struct {
+		name    string
+		in      tasInstance
+		configs []lexmax.Options
+	}{
+		{"coarse", benchTASLevels(20, 12, 10, 4, 0, 1, 1), allConfigs()},
+		{"light", benchTAS(20, 12, 10, 4, 1), []lexmax.Options{
+			{Method: lexmax.Ordered},
+			{Method: lexmax.WaterFill, Saturation: lexmax.Probe},
+			{Method: lexmax.WaterFill, Saturation: lexmax.MILP},
+		}},
+	}
+	for _, tc := range cases {
+		var ref []float64
+		for _, opt := range tc.configs {
+			if tc.name == "coarse" && opt.OutcomesForm {
+				continue // 9 t/d MIPs; the light case covers the form's agreement elsewhere
+			}
+			m, outs := buildTAS(tc.in)
+			res, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: m, Outcomes: outs}, s, opt)
+			if err != nil {
+				t.Fatalf("%s %s: %v", tc.name, configName(opt), err)
+			}
+			if res.Integrality > 1e-6 {
+				t.Errorf("%s %s: integrality %g", tc.name, configName(opt), res.Integrality)
+			}
+			if ref == nil {
+				ref = res.Sorted
+				continue
+			}
+			if d := maxDiff(ref, res.Sorted); d > cmpTol {
+				t.Errorf("%s %s: sorted %v, ordered gave %v", tc.name, configName(opt), res.Sorted, ref)
 			}
 		}
 	}

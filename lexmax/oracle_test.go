@@ -409,13 +409,17 @@ func allConfigs() []lexmax.Options {
 }
 
 func configName(o lexmax.Options) string {
+	name := o.Method.String()
 	switch {
 	case o.Method == lexmax.WaterFill:
-		return o.Method.String() + "-" + o.Saturation.String()
+		name += "-" + o.Saturation.String()
 	case o.Method == lexmax.Ordered && o.OutcomesForm:
-		return "ordered-outcomes"
+		name = "ordered-outcomes"
 	}
-	return o.Method.String()
+	if o.NoWarmStart {
+		name += "-cold"
+	}
+	return name
 }
 
 func maxDiff(a, b []float64) float64 {

@@ -58,3 +58,35 @@ func TestRandomLPsAgreeWithVertexEnumeration(t *testing.T) {
 		}
 	})
 }
+
+// TestMediumLPsAgree: on 20-outcome max-min fair allocation LPs (too large to enumerate)
+// every LP method agrees across methods and across backends (gonum's dense lp.Simplex is
+// left out: ordered outcomes' 400-column LPs take it minutes).
+func TestMediumLPsAgree(t *testing.T) {
+	var ref []float64
+	for seed := uint64(1); seed <= 2; seed++ {
+		ref = nil
+		for _, s := range backends(t, false) {
+			if s.Name() == "gonum" {
+				continue
+			}
+			for _, opt := range allConfigs() {
+				if opt.Method == lexmax.ExpWeights || opt.Saturation == lexmax.MILP && !s.(solvers.Describer).Capabilities().MIP {
+					continue
+				}
+				m, outs := benchLP(20, seed)
+				res, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: m, Outcomes: outs}, s, opt)
+				if err != nil {
+					t.Fatalf("seed %d %s %s: %v", seed, s.Name(), configName(opt), err)
+				}
+				if ref == nil {
+					ref = res.Sorted
+					continue
+				}
+				if d := maxDiff(ref, res.Sorted); d > cmpTol {
+					t.Errorf("seed %d %s %s: differs from the first answer by %g", seed, s.Name(), configName(opt), d)
+				}
+			}
+		}
+	}
+}
