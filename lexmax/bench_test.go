@@ -69,7 +69,7 @@ func benchLP(n int, seed uint64) (*model.Model, []model.Expr) {
 }
 
 // BenchmarkLexmax times each method and saturation test on 20-job TAS-like MIPs (tight:
-// 93% of the capacity of 12 slots is demanded; light: 38%; coarse: light with utilities
+// 93% of the capacity of 12 slots is demanded; light: 40%; coarse: light with utilities
 // 0..4, where exponential weights apply) and on 200- and 50-outcome LPs, on
 // the named backends compiled in (lp_solve and gonum are left out: they take minutes on
 // these sizes). Every solve has a 60 s time limit as a safety net; a configuration that

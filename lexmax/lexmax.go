@@ -31,6 +31,7 @@ type Method int
 const (
 	// Ordered is Ogryczak & Śliwiński's ordered-outcomes method: maximize the sum of the k
 	// smallest outcomes for k = 1..n, fixing each. Exact on any feasible set (LP or MIP).
+	// With one-hot outcomes it runs their ordered-values form (Result.Form).
 	Ordered Method = iota
 	// WaterFill raises a common level t over the free outcomes, freezes the saturated
 	// ones, and repeats. Exact on LPs; on MIPs it hands over to Ordered when it stalls.
@@ -293,16 +294,16 @@ func Solve(ctx context.Context, p Problem, s solvers.Solver, opt Options) (*Resu
 
 	res := &Result{Method: opt.Method, Tol: opt.tolerance()}
 	st := &state{
-		ctx:   ctx,
-		p:     p,
-		base:  base,
-		outs:  outs,
-		res:   res,
-		sopt:  opt.Solver,
-		opt:   opt,
-		isMIP: base.HasInteger(),
+		ctx:    ctx,
+		p:      p,
+		base:   base,
+		outs:   outs,
+		res:    res,
+		sopt:   opt.Solver,
+		opt:    opt,
+		solver: s,
+		isMIP:  base.HasInteger(),
 	}
-	st.solver = s
 	if d, ok := s.(solvers.Describer); ok {
 		st.caps, st.described = d.Capabilities(), true
 	}
