@@ -291,3 +291,49 @@ func TestPlanExpWeights(t *testing.T) {
 		t.Errorf("one-hot outcomes: %+v, %v", plan, err)
 	}
 }
+
+// brokenSolver answers every solve with the same canned solution (or error).
+type brokenSolver struct {
+	sol func(p *model.Problem) *solvers.Solution
+	err error
+}
+
+func (brokenSolver) Name() string { return "broken" }
+func (b brokenSolver) Solve(_ context.Context, p *model.Problem, _ solvers.Options) (*solvers.Solution, error) {
+	if b.err != nil {
+		return nil, b.err
+	}
+	return b.sol(p), nil
+}
+
+// TestBrokenBackendsDoNotPanic: a backend that fails, returns short vectors, NaNs or
+// limits gives an error or a result, never a panic or an endless loop.
+func TestBrokenBackendsDoNotPanic(t *testing.T) {
+	nan := math.NaN()
+	cases := map[string]brokenSolver{
+		"error": {err: errors.New("out of memory")},
+		"short X": {sol: func(p *model.Problem) *solvers.Solution {
+			return &solvers.Solution{Status: solvers.Optimal, X: []float64{1}}
+		}},
+		"time limit": {sol: func(p *model.Problem) *solvers.Solution { return &solvers.Solution{Status: solvers.TimeLimit} }},
+		"NaN": {sol: func(p *model.Problem) *solvers.Solution {
+			x := make([]float64, p.NumCols())
+			for j := range x {
+				x[j] = nan
+			}
+			return &solvers.Solution{Status: solvers.Optimal, X: x, RowDual: []float64{nan}, Objective: nan, BestBound: nan}
+		}},
+		"zeros with short duals": {sol: func(p *model.Problem) *solvers.Solution {
+			return &solvers.Solution{Status: solvers.Optimal, X: make([]float64, p.NumCols()), RowDual: []float64{1}, RowActivity: []float64{0}}
+		}},
+	}
+	for name, s := range cases {
+		for _, opt := range allConfigs() {
+			m, outs := degenerateLP().build()
+			res, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: m, Outcomes: outs}, s, opt)
+			if err == nil && (res == nil || len(res.Levels) != 3) {
+				t.Errorf("%s %s: no error and result %+v", name, configName(opt), res)
+			}
+		}
+	}
+}

@@ -310,7 +310,7 @@ func feasTol(primal float64, mip bool) float64 {
 // this LP and they are not used. ok is false then, or when there are no duals or none is
 // positive; unique reports a nondegenerate optimal vertex.
 func (st *state) classifyByDuals(w *waterfill, sol *solvers.Solution) (pos []int, unique, ok bool) {
-	if sol.RowDual == nil {
+	if len(sol.RowDual) != w.l.nrows() {
 		st.note("the backend returned no duals; saturation was decided by probes")
 		return nil, false, false
 	}
