@@ -1,5 +1,3 @@
-//go:build highs || lpsolve
-
 package lexmax_test
 
 import (
@@ -13,17 +11,6 @@ import (
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
 )
-
-// degenerate is the model of testdata/degenerate_duals.md: 0 ≤ x1, x2 ≤ 1, 0 ≤ x3 ≤ 10,
-// x1 + x3 ≤ 3, outcomes x1, x2, x3; lexmax (1, 1, 2).
-var degenerate = denseLP{
-	Lo: []float64{0, 0, 0},
-	Hi: []float64{1, 1, 10},
-	A:  [][]float64{{1, 0, 1}},
-	B:  []float64{3},
-	U:  [][]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
-	C:  []float64{0, 0, 0},
-}
 
 func dualBackends(t *testing.T) []solvers.Solver {
 	t.Helper()
@@ -45,6 +32,7 @@ func dualBackends(t *testing.T) []solvers.Solver {
 // lexmax's Duals test, which probes zero duals at degenerate vertices, still freezes both
 // at the first level and returns the lexmax.
 func TestDegenerateDualsMissASaturatedOutcome(t *testing.T) {
+	degenerate := degenerateLP()
 	want := lpOracle(degenerate)
 	if maxDiff(want, []float64{1, 1, 2}) > 1e-9 {
 		t.Fatalf("oracle: %v, want [1 1 2]", want)

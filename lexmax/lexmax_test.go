@@ -57,7 +57,8 @@ func TestSolveRejectsBadInput(t *testing.T) {
 	}
 }
 
-// degenerateLP is the model of testdata/degenerate_duals.md (also used untagged).
+// degenerateLP is the model of testdata/degenerate_duals.md: 0 ≤ x1, x2 ≤ 1,
+// 0 ≤ x3 ≤ 10, x1 + x3 ≤ 3, outcomes x1, x2, x3; lexmax (1, 1, 2).
 func degenerateLP() denseLP {
 	return denseLP{
 		Lo: []float64{0, 0, 0}, Hi: []float64{1, 1, 10},
