@@ -18,9 +18,10 @@
 //     TAS MIP's u_i = Σ_s U_i(s)·w_is) it uses the paper's ordered-values form instead:
 //     minimize, value by value from the smallest, the cumulative count of outcomes at or
 //     below it. Same answer, at most (distinct values − 1) steps, and no auxiliary
-//     variables — on a 20-job TAS MIP the t/d form's step 4 did not finish in 90 s with
-//     HiGHS while the values form solved all 9 steps in about 12 s (Options.OutcomesForm
-//     forces the t/d form; Result.Form says which ran).
+//     variables — on a tight 20-job TAS MIP (BenchmarkLexmax/tas20) the t/d form did not
+//     finish step 4 within a 60 s limit with HiGHS, while the values form solved all 9
+//     steps in 13–17 s (Options.OutcomesForm forces the t/d form; Result.Form says which
+//     ran).
 //   - WaterFill: maximize t with u_i ≥ t for the free outcomes, freeze the saturated ones
 //     at t, repeat. Saturation tests (Options.Saturation): Probe (maximize each undecided
 //     outcome alone with the others held at t), Duals (the max-t LP's duals, with probes
