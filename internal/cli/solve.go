@@ -25,6 +25,8 @@ type solveOptions struct {
 	solver      string
 	solverSet   bool
 	budget      int
+	lexmax      string // mip: lexmax method
+	saturation  string // mip: water-filling saturation test
 	timeLimit   time.Duration
 	gantt       string
 }
@@ -130,7 +132,10 @@ Methods (--method):
          no solver needed; 10^5 jobs in about a second.
   mip    The time-indexed MIP (one completion-slot binary per job and slot) solved
          lexicographically by package lexmax with --solver: an independent reference for
-         small instances.
+         small instances. --lexmax ordered (default; exact on any MIP), waterfill
+         (with --saturation probe|duals|milp; hands over to ordered when it stalls) or
+         expweights (CORA's single weighted solve; refused when the weights cannot be
+         told apart by the solver).
 
 Output: the jobs with completion slot, utility and allocation per resource and slot,
 the sorted utilities, their minimum and sum, the layers of the onion (level and the jobs
@@ -156,6 +161,8 @@ printed as "path: message").`,
 	f.StringVar(&o.formulation, "formulation", "tas", "formulation to solve: "+formulationNames)
 	f.StringVar(&o.method, "method", "auto", "method: auto, onion or mip")
 	f.StringVar(&o.solver, "solver", "", "MIP backend for --method mip (default highs when compiled in; see coraopt solvers)")
+	f.StringVar(&o.lexmax, "lexmax", "ordered", "mip: lexicographic method: ordered, waterfill or expweights")
+	f.StringVar(&o.saturation, "saturation", "probe", "mip with --lexmax waterfill: saturation test: probe, duals or milp")
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
