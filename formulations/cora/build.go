@@ -217,8 +217,23 @@ func build(inst *sched.Instance, opts Options, f Formulation, pts pointSet, name
 			capRows[r*T+t].Terms = make([]model.Term, 0, N)
 		}
 	}
-	var obj model.Expr
-	var usable []int64 // u of every cell whose x is not fixed at 0, for the guard
+	// One slab each for the λ handles and the terms of the per-cell rows, sliced with
+	// capped capacity: a 100×40 FINAL has 8,000 such rows.
+	nPoints := 0
+	for r := range R {
+		for t := range T {
+			nPoints += len(lp.Points[r][t])
+		}
+	}
+	lamSlab := make([]model.Var, 0, N*nPoints)
+	termSlab := make([]model.Term, 0, N*(2*nPoints+R*T))
+	take := func(n int) []model.Term {
+		k := len(termSlab)
+		termSlab = termSlab[:k+n]
+		return termSlab[k : k : k+n]
+	}
+	obj := model.Expr{Terms: make([]model.Term, 0, N*nPoints)}
+	usable := make([]int64, 0, N*R*T) // u of every cell whose x is not fixed at 0, for the guard
 	var sb strings.Builder
 	cell := func(prefix string, i, t, r int) string {
 		sb.Reset()
@@ -263,9 +278,11 @@ func build(inst *sched.Instance, opts Options, f Formulation, pts pointSet, name
 				}
 				w := math.Pow(k, -float64(util.U[i][t]))
 				points := lp.Points[r][t]
-				ls := make([]model.Var, len(points))
-				link := model.Expr{Terms: make([]model.Term, 0, len(points)+1)}
-				convex := model.Expr{Terms: make([]model.Term, 0, len(points))}
+				k0 := len(lamSlab)
+				lamSlab = lamSlab[:k0+len(points)]
+				ls := lamSlab[k0 : k0+len(points) : k0+len(points)]
+				link := model.Expr{Terms: take(len(points) + 1)}
+				convex := model.Expr{Terms: take(len(points))}
 				for p, j := range points {
 					lub := math.Inf(1)
 					if c == 0 && p > 0 {

@@ -93,7 +93,11 @@ func checkNumerics(k float64, cells []int64, tol float64) Numerics {
 	}
 	fmt.Fprintf(&b, "; the smallest gap between distinct weights is 10^%s of the objective's largest coefficient", fmtExp(nm.GapLog10))
 	if tooClose {
-		fmt.Fprintf(&b, ", below the solver's 10^%s tolerance by %s orders of magnitude", fmtExp(math.Log10(tol)), fmtExp(math.Log10(tol)-nm.GapLog10))
+		if short := math.Log10(tol) - nm.GapLog10; short >= 0.05 {
+			fmt.Fprintf(&b, ", below the solver's 10^%s tolerance by %s orders of magnitude", fmtExp(math.Log10(tol)), fmtExp(short))
+		} else {
+			fmt.Fprintf(&b, ", just below the solver's 10^%s tolerance", fmtExp(math.Log10(tol)))
+		}
 	}
 	b.WriteString(": the LP cannot tell these utilities apart, so its optimum need not be eq. (6)'s")
 	nm.Warning = b.String()
