@@ -31,6 +31,10 @@ type Decoded struct {
 	// Schedule is the allocation x rounded to integers, with completion slots (the last
 	// slot holding any resource) and utilities recomputed; nil when some x is fractional.
 	Schedule *sched.Schedule
+	// Rounded is x rounded to the nearest integers whatever their distance, finalized:
+	// the same as Schedule when x is integral, otherwise for display only (it need not
+	// meet the demands).
+	Rounded *sched.Schedule
 	// Fractional lists the x entries farther than IntegralityTol from an integer.
 	Fractional []Fractional
 	// MaxFractionality is max |x − round(x)| over every x.
@@ -56,19 +60,19 @@ func (lp *LP) Decode(x []float64) (*Decoded, error) {
 				n := math.Round(val)
 				frac := math.Abs(val - n)
 				d.MaxFractionality = math.Max(d.MaxFractionality, frac)
-				if frac > IntegralityTol {
-					d.Fractional = append(d.Fractional, Fractional{Job: in.Jobs[i].ID, Resource: in.Resources[r].Name, Slot: t + 1, Value: val})
-					continue
-				}
 				if n < 0 {
 					return nil, fmt.Errorf("cora: decoding %s: %s = %g is negative", lp.Formulation, v, val)
+				}
+				if frac > IntegralityTol {
+					d.Fractional = append(d.Fractional, Fractional{Job: in.Jobs[i].ID, Resource: in.Resources[r].Name, Slot: t + 1, Value: val})
 				}
 				s.Jobs[i].Alloc[r][t] = int(n)
 			}
 		}
 	}
+	s.Finalize(in)
+	d.Rounded = s
 	if len(d.Fractional) == 0 {
-		s.Finalize(in)
 		d.Schedule = s
 	}
 	return d, nil

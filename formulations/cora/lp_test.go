@@ -203,6 +203,10 @@ func TestDecode(t *testing.T) {
 	if d.Schedule != nil || !slices.Equal(d.Fractional, want) || d.MaxFractionality != 0.5 {
 		t.Errorf("fractional x: schedule %v, fractional %v (max %v), want nil and %v", d.Schedule, d.Fractional, d.MaxFractionality, want)
 	}
+	// Rounded half away from zero: 2.5 → 3, 0.5 → 1.
+	if d.Rounded == nil || !slices.Equal(d.Rounded.Jobs[0].Alloc[0], []int{3, 1}) || d.Rounded.Jobs[0].Completion != 2 {
+		t.Errorf("rounded for display: %+v", d.Rounded)
+	}
 	if _, err := lp.Decode(x[:3]); err == nil {
 		t.Error("a short vector decoded without error")
 	}
