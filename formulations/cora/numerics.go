@@ -28,24 +28,25 @@ const minNormal = 0x1p-1022
 // not sufficient, for the LP's optimum to be eq. (6)'s: Lemma 1 compares a weight with
 // sums of up to k smaller ones.
 type Numerics struct {
-	K float64
+	K float64 `json:"k"`
 	// Cells is the number of weights checked: one per cell (i, t, r) whose x is not fixed
 	// at 0 (demand, release, capacity).
-	Cells int
+	Cells int `json:"cells"`
 	// MinLog10 is log10 of the smallest weight (the largest u); the largest is 1.
-	MinLog10 float64
+	MinLog10 float64 `json:"min_log10"`
 	// Underflow counts weights that are 0 in float64; Subnormal those below 2⁻¹⁰²², where
 	// float64 loses precision.
-	Underflow, Subnormal int
+	Underflow int `json:"underflow"`
+	Subnormal int `json:"subnormal"`
 	// GapLog10 is log10 of the smallest difference between two distinct weights, relative
 	// to the largest weight (1); 0 when there is only one distinct weight.
-	GapLog10 float64
+	GapLog10 float64 `json:"gap_log10"`
 	// Tolerance is the solver tolerance compared against.
-	Tolerance float64
+	Tolerance float64 `json:"tolerance"`
 	// OK is true when no weight underflows or is subnormal and every gap exceeds the
 	// tolerance. Warning says what failed, in numbers; "" when OK.
-	OK      bool
-	Warning string
+	OK      bool   `json:"ok"`
+	Warning string `json:"warning,omitempty"`
 }
 
 // checkNumerics computes the guard over the cells' utilities (u of every usable cell).
