@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/highs"
 )
@@ -29,6 +30,17 @@ func BenchmarkSolveFinal(b *testing.B) {
 	logOnce.Do(func() {
 		b.Logf("FINAL %d×%d×%d: %d columns, %d rows; scale %g, k %g; guard OK=%v: %s",
 			len(in.Jobs), in.Horizon, len(in.Resources), p.NumCols(), p.NumRows(), lp.Utilities.Scale, lp.K, lp.Numerics.OK, lp.Numerics.Warning)
+		res, err := lp.Solve(context.Background(), highs.New(), solvers.Options{})
+		if err != nil || res.Decoded == nil || res.Decoded.Schedule == nil {
+			b.Fatalf("solve: %v %+v", err, res)
+		}
+		ex, err := Exact(context.Background(), in, tas.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := lp.Compare(res.Decoded.Schedule, ex.Schedule)
+		b.Logf("FINAL vs exact CORA: agree=%v; min utility %.4g vs %.4g; sum %.4g vs %.4g; cells %d vs %d; %s",
+			c.Agree, res.Decoded.Schedule.Min, ex.Schedule.Min, res.Decoded.Schedule.Sum, ex.Schedule.Sum, c.LPCells, c.ExactCells, c.Detail)
 	})
 	b.Run("BuildAndCompile", func(b *testing.B) {
 		for b.Loop() {

@@ -33,6 +33,7 @@ func TestSolveCORAHandSolved(t *testing.T) {
 		{"agree-two-resources.json", []float64{2, 3}, []float64{2, 3}, 4 + 2*math.Pow(8, -3) + 2*math.Pow(8, -2), 8},
 		{"spread.json", []float64{1, 1}, []float64{1, 9}, 2*math.Pow(4, -9) + 2*math.Pow(4, -1), 4},
 		{"spread-two-resources.json", []float64{1, 2}, []float64{2, 5}, 2 + 2*math.Pow(8, -5) + math.Pow(8, -1) + math.Pow(8, -4) + 2*math.Pow(8, -2), 8},
+		{"intermediate-cells.json", []float64{1, 3}, []float64{1, 5}, 3 + math.Pow(6, -3) + math.Pow(6, -4) + math.Pow(6, -1), 6},
 	}
 	for _, c := range cases {
 		for _, f := range []string{"cora-final", "cora-linearized"} {
