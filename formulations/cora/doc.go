@@ -37,12 +37,12 @@
 // up to 5 at scale 1000 with k = 4,000 (100 jobs, 40 slots) reach 10^−18,000, far below
 // float64's 10^−308, and an LP solver does not take a pivot that gains less than its
 // optimality tolerance (10^−7) anyway. Every build runs the guard (Numerics): it counts
-// the weights that underflow or are subnormal, and compares the smallest gap between
-// distinct weights with the tolerance, and says so in numbers in LP.Warnings (an error
-// wrapping ErrStrict with Options.Strict). On the paper's size it always fires (see
-// "Measured" below); FINAL is then solved anyway, as the paper would, and what the LP
-// optimizes is essentially "use as many cells as possible", with the utilities lost in
-// rounding.
+// the weights that underflow or are subnormal, compares the smallest gap between
+// distinct weights with the tolerance, and states what it found, in numbers, in
+// LP.Warnings (an error wrapping ErrStrict with Options.Strict). On the paper's size it
+// always fires (see "Measured" below); FINAL is then solved anyway, as the paper would,
+// and what the LP optimizes is essentially "use as many cells as possible", the
+// utilities being below what the solver resolves.
 //
 // # What is added to the paper, and why
 //
@@ -64,8 +64,9 @@
 // # Decoding
 //
 // LP.Decode reads x only: an entry within IntegralityTol (10⁻⁹) of an integer is that
-// integer; any other is reported in Decoded.Fractional and no schedule is made, because
-// integrality is what Lemma 2 and Theorem 1 claim, to be checked rather than assumed. The
+// integer; any other is reported in Decoded.Fractional and Decoded.Schedule is nil
+// (Decoded.Rounded is kept for display), because integrality is what Lemma 2 and
+// Theorem 1 claim, to be checked rather than assumed. The
 // completion slot is the last slot holding any resource (sched.Schedule.Finalize).
 // Vertices of FINAL are integral in x (a cell with two basic λs leaves x to the totally
 // unimodular rows (3), (4)), and every simplex backend (HiGHS, lp_solve, gonum) returned
