@@ -29,6 +29,7 @@ type solveOptions struct {
 	saturation  string // mip: water-filling saturation test
 	timeLimit   time.Duration
 	gantt       string
+	cora        coraOptions
 }
 
 // solveResult is the JSON output of `coraopt solve` when a schedule was found.
@@ -49,6 +50,8 @@ type solveResult struct {
 	Verification    solveCheck              `json:"verification"`
 	// Details says how the method got there (onion: engine, feasibility tests, stalls).
 	Details any `json:"details,omitempty"`
+	// The CORA formulations add objective, k, scale, warnings and fractional.
+	*coraOutput
 }
 
 // solveFailure is the JSON output when there is no schedule (infeasible instance).
@@ -80,6 +83,8 @@ type solved struct {
 	exact    bool
 	layers   []solveLayer
 	details  any
+	cora     *coraOutput
+	fail     error // reported after the output (exit 1), e.g. a fractional LP solution
 }
 
 // errNoSchedule marks an instance without any feasible schedule (exit 1).
@@ -97,12 +102,18 @@ func formulationFor(name string) (formulationSolver, bool) {
 	switch name {
 	case "tas":
 		return solveTAS, true
+	case "cora-final":
+		return solveCORAFinal, true
+	case "cora-linearized":
+		return solveCORALinearized, true
+	case "cora":
+		return solveCORAExact, true
 	}
 	return nil, false
 }
 
 // formulationNames lists the formulations this binary solves.
-const formulationNames = "tas"
+const formulationNames = "tas, cora, cora-final, cora-linearized"
 
 func newSolveCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &solveOptions{g: g}
@@ -121,9 +132,23 @@ Formulation (--formulation):
         horizon, and the sorted vector of utilities U_i(completion slot) is maximized
         lexicographically — the worst-off job first, then the next, and so on.
         Release times and max_parallel caps are honoured.
+  cora  CORA (cora.txt §II, problem (1)-(5)) solved exactly: the same lexmax with
+        Σ_t x = demand, by onion peeling.
+  cora-final
+        CORA's FINAL LP (cora.txt §II-C) as the paper writes it, solved with --solver:
+        minimize Σ over job×slot×resource cells of 1 (empty) or k^-u (used), with
+        integer utilities u = round(--scale·U) and k = jobs·slots·resources (--k).
+        Prints objective, k, scale, warnings (the numerics guard: weights k^-u that
+        underflow or that the solver cannot tell apart; --strict makes them exit 2)
+        and fractional x if any. "exact" is true when the schedule equals exact
+        CORA's sorted utilities (checked by onion peeling; details.exact_cora says
+        why not: FINAL fills as many cells as it can, so it spreads jobs out).
+  cora-linearized
+        Linearized-CORA (cora.txt §II-B3): FINAL with one λ per unit of capacity;
+        the same LP optimum (Lemma 3), refused when large.
 
 Methods (--method):
-  auto   onion for tas.
+  auto   onion for tas and cora, lp for cora-final and cora-linearized.
   onion  Onion peeling (rush.txt Alg. 3, made exact): find the highest utility level all
          jobs can reach together, fix the jobs that cannot rise above it, repeat. Levels
          are searched among the utility values themselves, so the answer is exact; when
@@ -136,6 +161,8 @@ Methods (--method):
          (with --saturation probe|duals|milp; hands over to ordered when it stalls) or
          expweights (CORA's single weighted solve; refused when the weights cannot be
          told apart by the solver).
+  lp     Solve the LP with --solver (default highs when compiled in, else simplex,
+         else gonum).
 
 Output: the jobs with completion slot, utility and allocation per resource and slot,
 the sorted utilities, their minimum and sum, the layers of the onion (level and the jobs
@@ -159,13 +186,14 @@ printed as "path: message").`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.formulation, "formulation", "tas", "formulation to solve: "+formulationNames)
-	f.StringVar(&o.method, "method", "auto", "method: auto, onion or mip")
-	f.StringVar(&o.solver, "solver", "", "MIP backend for --method mip (default highs when compiled in; see coraopt solvers)")
+	f.StringVar(&o.method, "method", "auto", "method: auto, onion, mip or lp")
+	f.StringVar(&o.solver, "solver", "", "backend for --method mip or lp (default highs when compiled in; see coraopt solvers)")
 	f.StringVar(&o.lexmax, "lexmax", "ordered", "mip: lexicographic method: ordered, waterfill or expweights")
 	f.StringVar(&o.saturation, "saturation", "probe", "mip with --lexmax waterfill: saturation test: probe, duals or milp")
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
+	addCORAFlags(f, &o.cora)
 	return cmd
 }
 
@@ -211,6 +239,12 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 		Status: "optimal", Formulation: o.formulation, Method: res.method, Solver: res.solver, Exact: res.exact,
 		Instance: in.Name, Horizon: in.Horizon, HorizonSource: in.HorizonSource,
 		Layers: res.layers, Verification: checkSchedule(in, res.schedule), Details: res.details,
+		coraOutput: res.cora,
+	}
+	if res.cora != nil {
+		for _, w := range res.cora.Warnings {
+			fmt.Fprintf(s.Err, "coraopt: warning: %s\n", w)
+		}
 	}
 	js := res.schedule.JSON(in)
 	out.Jobs, out.SortedUtilities, out.MinUtility, out.SumUtility = js.Jobs, js.SortedUtilities, js.MinUtility, js.SumUtility
@@ -225,6 +259,9 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 		if err := plot.SaveGantt(o.gantt, in, res.schedule, plot.GanttOptions{}); err != nil {
 			return failed(err)
 		}
+	}
+	if res.fail != nil {
+		return failed(fmt.Errorf("%s: %w", path, res.fail))
 	}
 	if !out.Verification.OK {
 		return failed(fmt.Errorf("%s: the schedule failed its check: %s", path, strings.Join(out.Verification.Problems, "; ")))
