@@ -1,0 +1,147 @@
+package rs
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// MaxEdge is the largest bin edge, in container-slots, a PMF may have: demands are
+// integers, and every integer up to 2^53 is exact in a float64.
+const MaxEdge = 1 << 53
+
+// PMF is a reference distribution φ of a job's remaining work v, in container-slots,
+// quantized into bins of width W (rush.txt §III-A, the φ_{i,l} of eq. 8). The bins are
+// right-closed:
+//
+//	bin 0      v ≤ 0                       (any negative mass is folded here)
+//	bin l ≥ 1  (l−1)·W < v ≤ l·W
+//
+// so bin l's upper edge is l·W and, with W = 1 and integer v, bin l is exactly the event
+// v = l — the PMF over container-slot counts of eq. (7)–(8). The θ-quantile of a PMF is
+// a bin index; the demand it stands for is the bin's upper edge rounded up, ⌈l·W⌉ (see
+// Demand), which is conservative: every v in bins 0..l satisfies v ≤ l·W.
+//
+// NewPMF normalises the probabilities (Alg. 1, line 2) and precomputes, once, the
+// cumulative sums Φ(L) = Σ_{l≤L} φ_l and the tails 1 − Φ(L) = Σ_{l>L} φ_l. The tails are
+// summed from the top so that a tail of 1e-200 keeps its precision (1 − Φ(L) computed by
+// subtraction would be 0). With both, REM at any L costs O(1). A PMF is immutable.
+type PMF struct {
+	width float64
+	p     []float64 // normalised φ_l
+	cdf   []float64 // cdf[L] = Φ(L); cdf[n-1] = 1 exactly
+	tail  []float64 // tail[L] = 1 − Φ(L); tail[n-1] = 0 exactly
+	last  int       // largest bin with positive mass
+}
+
+// NewPMF builds a PMF from bin probabilities (bin l as described on PMF) of width w.
+// The probabilities must be finite and non-negative with a positive sum; they are
+// normalised, so a sum that differs from 1 by rounding is harmless. probs is copied.
+func NewPMF(w float64, probs []float64) (*PMF, error) {
+	if !(w > 0) || math.IsInf(w, 1) {
+		return nil, fmt.Errorf("rs: bin width %v: must be positive and finite", w)
+	}
+	n := len(probs)
+	if n == 0 {
+		return nil, errors.New("rs: a PMF needs at least one bin")
+	}
+	if w*float64(n-1) > MaxEdge {
+		return nil, fmt.Errorf("rs: %d bins of width %v reach %v container-slots, more than %v", n, w, w*float64(n-1), float64(MaxEdge))
+	}
+	// One allocation for the three arrays keeps construction cheap for many jobs.
+	buf := make([]float64, 3*n)
+	r := &PMF{width: w, p: buf[:n:n], cdf: buf[n : 2*n : 2*n], tail: buf[2*n:], last: -1}
+	var total float64
+	for l, v := range probs {
+		if !(v >= 0) || math.IsInf(v, 1) {
+			return nil, fmt.Errorf("rs: probability of bin %d is %v: must be finite and >= 0", l, v)
+		}
+		total += v
+		if v > 0 {
+			r.last = l
+		}
+	}
+	if !(total > 0) || math.IsInf(total, 1) {
+		return nil, fmt.Errorf("rs: probabilities sum to %v: must be positive and finite", total)
+	}
+	inv := 1 / total
+	var acc float64
+	for l, v := range probs {
+		q := v * inv
+		r.p[l] = q
+		acc += q
+		r.cdf[l] = acc
+	}
+	acc = 0
+	for l := n - 1; l >= 0; l-- {
+		r.tail[l] = acc
+		acc += r.p[l]
+	}
+	// From the last bin with mass on, the tail is exactly 0; pin Φ to exactly 1 there so
+	// that Φ(L) > θ and 1 − Φ(L) = 0 agree for every θ < 1. In particular the last bin is
+	// always infeasible for REM, which Alg. 2's upper bound relies on.
+	for l := r.last; l < n; l++ {
+		r.cdf[l] = 1
+	}
+	return r, nil
+}
+
+// Bins is the number of bins.
+func (r *PMF) Bins() int { return len(r.p) }
+
+// Width is the bin width W in container-slots.
+func (r *PMF) Width() float64 { return r.width }
+
+// Prob is the normalised probability φ_l of bin l.
+func (r *PMF) Prob(l int) float64 { return r.p[l] }
+
+// Probs returns a copy of the normalised probabilities.
+func (r *PMF) Probs() []float64 { return append([]float64(nil), r.p...) }
+
+// CDF is Φ(L) = Σ_{l≤L} φ_l for 0 ≤ L < Bins().
+func (r *PMF) CDF(L int) float64 { return r.cdf[L] }
+
+// Tail is 1 − Φ(L) = Σ_{l>L} φ_l, summed from the top.
+func (r *PMF) Tail(L int) float64 { return r.tail[L] }
+
+// LastPositive is the largest bin with positive reference mass: no distribution at a
+// finite KL divergence from the reference puts mass above it.
+func (r *PMF) LastPositive() int { return r.last }
+
+// Edge is bin l's upper edge l·W in container-slots.
+func (r *PMF) Edge(l int) float64 { return float64(l) * r.width }
+
+// Demand converts bin l to an integer demand in container-slots: its upper edge rounded
+// up, ⌈l·W⌉. An edge within a relative 1e-12 of an integer is taken as that integer, so
+// that a width such as 0.7 does not turn 10·0.7 = 7.000000000000001 into 8.
+func (r *PMF) Demand(l int) int64 {
+	return ceilEdge(r.Edge(l))
+}
+
+func ceilEdge(x float64) int64 {
+	if x <= 0 {
+		return 0
+	}
+	if k := math.Round(x); math.Abs(x-k) <= 1e-12*math.Max(1, x) {
+		return int64(k)
+	}
+	return int64(math.Ceil(x))
+}
+
+// Quantile is the reference's upper θ-quantile bin, min{L : Φ(L) > θ}, for θ in [0, 1).
+//
+// The upper quantile (strict >) is the one REM's constraint (10), Σ_{l≤L} p_l ≤ θ,
+// certifies: the worst-case θ-quantile over a KL ball is ≥ L+1 exactly when REM(L) ≤ δ,
+// so with δ = 0 WCDE returns this bin. It differs from the lower quantile
+// min{L : Φ(L) ≥ θ} only when Φ hits θ exactly at some bin, and is then one bin more
+// conservative.
+func (r *PMF) Quantile(theta float64) int {
+	return sort.Search(len(r.cdf), func(L int) bool { return r.cdf[L] > theta })
+}
+
+// tailQuantile is min{L : 1 − Φ(L) < b}, the upper (1−b)-quantile computed from the
+// tails, which keeps its precision for b far below machine epsilon.
+func (r *PMF) tailQuantile(b float64) int {
+	return sort.Search(len(r.tail), func(L int) bool { return r.tail[L] < b })
+}
