@@ -63,9 +63,10 @@ type CoverageCell struct {
 	StdErr   float64 `json:"std_err"`
 	// CondCoverage is the mean over repetitions of P(v ≤ η | the samples seen), computed
 	// exactly from the known true distribution: the same expectation as Coverage with
-	// less noise. Guaranteed is the fraction of repetitions in which that conditional
+	// less noise; CondStdErr is its standard error. Guaranteed is the fraction of repetitions in which that conditional
 	// probability is ≥ θ (the estimate is a valid θ-quantile for that run).
 	CondCoverage float64 `json:"cond_coverage"`
+	CondStdErr   float64 `json:"cond_std_err"`
 	Guaranteed   float64 `json:"guaranteed"`
 	// Model is the coverage predicted in closed form (see Coverage).
 	Model   float64 `json:"model"`
@@ -124,6 +125,7 @@ func Coverage(ctx context.Context, cfg CoverageConfig) (*CoverageResult, error) 
 	guaranteed := make([]int, nk*nd)
 	edge := make([]int, nk*nd)
 	cond := make([]float64, nk*nd)
+	cond2 := make([]float64, nk*nd)
 	etaSum := make([]float64, nk*nd)
 	truth := make([]float64, cfg.Tasks)
 	var history []float64
@@ -183,6 +185,7 @@ func Coverage(ctx context.Context, cfg CoverageConfig) (*CoverageResult, error) 
 				}
 				p := condCDF(eta)
 				cond[c] += p
+				cond2[c] += p * p
 				if p >= cfg.Theta {
 					guaranteed[c]++
 				}
@@ -200,6 +203,8 @@ func Coverage(ctx context.Context, cfg CoverageConfig) (*CoverageResult, error) 
 		for j, d := range cfg.Deltas {
 			c := i*nd + j
 			cov := float64(covered[c]) / reps
+			cm := cond[c] / reps
+			cv := math.Max(cond2[c]/reps-cm*cm, 0) * reps / math.Max(reps-1, 1)
 			model, err := coverageModel(cfg, k, d)
 			if err != nil {
 				return nil, err
@@ -208,7 +213,8 @@ func Coverage(ctx context.Context, cfg CoverageConfig) (*CoverageResult, error) 
 				K: k, Delta: d,
 				Coverage:     cov,
 				StdErr:       math.Sqrt(cov * (1 - cov) / reps),
-				CondCoverage: cond[c] / reps,
+				CondCoverage: cm,
+				CondStdErr:   math.Sqrt(cv / reps),
 				Guaranteed:   float64(guaranteed[c]) / reps,
 				Model:        model,
 				MeanEta:      etaSum[c] / reps,

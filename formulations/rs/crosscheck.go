@@ -167,7 +167,8 @@ func checkREMDual(ref *PMF, theta, delta float64, bis Estimate) CheckResult {
 func remAgainstDual(ref *PMF, L int, theta, delta float64) (float64, bool) {
 	closed := ref.REM(L, theta)
 	var A, B float64 // reference mass of bins ≤ L and > L, summed directly
-	for l, p := range ref.p {
+	for l := range ref.Bins() {
+		p := ref.Prob(l)
 		if l <= L {
 			A += p
 		} else {
@@ -229,7 +230,7 @@ func remAgainstDual(ref *PMF, L int, theta, delta float64) (float64, bool) {
 		return math.Inf(1), false
 	}
 	scale := math.Max(1, math.Abs(closed))
-	feasible := prefix <= theta+MassTol || ref.cdf[L] <= theta
+	feasible := prefix <= theta+MassTol || ref.CDF(L) <= theta
 	v := math.Max(math.Abs(closed-lower), math.Abs(closed-upper)) / scale
 	return v, feasible && v <= REMTol && lower <= upper+REMTol*scale
 }

@@ -29,15 +29,22 @@ const MaxEdge = 1 << 53
 // subtraction would be 0). With both, REM at any L costs O(1). A PMF is immutable.
 type PMF struct {
 	width float64
-	p     []float64 // normalised φ_l
-	cdf   []float64 // cdf[L] = Φ(L); cdf[n-1] = 1 exactly
-	tail  []float64 // tail[L] = 1 − Φ(L); tail[n-1] = 0 exactly
-	last  int       // largest bin with positive mass
+	raw   []float64 // φ_l before normalisation (the caller's slice)
+	inv   float64   // 1/Σ raw
+	// sums interleaves Φ(L) = sums[2L] and 1 − Φ(L) = sums[2L+1], so one REM evaluation
+	// reads one cache line. Φ is exactly 1 and the tail exactly 0 from the last bin with
+	// mass on; the tail is summed from the top.
+	sums []float64
+	last int // largest bin with positive mass
 }
 
 // NewPMF builds a PMF from bin probabilities (bin l as described on PMF) of width w.
 // The probabilities must be finite and non-negative with a positive sum; they are
-// normalised, so a sum that differs from 1 by rounding is harmless. probs is copied.
+// normalised, so a sum that differs from 1 by rounding is harmless.
+//
+// NewPMF keeps probs without copying it (as bytes.NewBuffer keeps its slice): the
+// caller must not modify probs afterwards. Building the PMF for 1,000 bins is then two
+// sequential passes and one allocation, which is most of WCDE's cost (BenchmarkWCDE).
 func NewPMF(w float64, probs []float64) (*PMF, error) {
 	if !(w > 0) || math.IsInf(w, 1) {
 		return nil, fmt.Errorf("rs: bin width %v: must be positive and finite", w)
@@ -49,61 +56,65 @@ func NewPMF(w float64, probs []float64) (*PMF, error) {
 	if w*float64(n-1) > MaxEdge {
 		return nil, fmt.Errorf("rs: %d bins of width %v reach %v container-slots, more than %v", n, w, w*float64(n-1), float64(MaxEdge))
 	}
-	// One allocation for the three arrays keeps construction cheap for many jobs.
-	buf := make([]float64, 3*n)
-	r := &PMF{width: w, p: buf[:n:n], cdf: buf[n : 2*n : 2*n], tail: buf[2*n:], last: -1}
-	var total float64
+	r := &PMF{width: w, raw: probs, sums: make([]float64, 2*n), last: -1}
+	sums := r.sums
+	// Pass 1: validate, and the cumulative sums before normalising.
+	var acc float64
 	for l, v := range probs {
 		if !(v >= 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("rs: probability of bin %d is %v: must be finite and >= 0", l, v)
 		}
-		total += v
 		if v > 0 {
 			r.last = l
 		}
+		acc += v
+		sums[2*l] = acc
 	}
+	total := acc
 	if !(total > 0) || math.IsInf(total, 1) {
 		return nil, fmt.Errorf("rs: probabilities sum to %v: must be positive and finite", total)
 	}
-	inv := 1 / total
-	var acc float64
-	for l, v := range probs {
-		q := v * inv
-		r.p[l] = q
-		acc += q
-		r.cdf[l] = acc
-	}
+	r.inv = 1 / total
+	// Pass 2, from the top: the tails, and Φ normalised. From the last bin with mass on,
+	// the tail is exactly 0; Φ is pinned to exactly 1 there so that Φ(L) > θ and
+	// 1 − Φ(L) = 0 agree for every θ < 1. In particular the last bin is always infeasible
+	// for REM, which Alg. 2's upper bound relies on.
 	acc = 0
 	for l := n - 1; l >= 0; l-- {
-		r.tail[l] = acc
-		acc += r.p[l]
-	}
-	// From the last bin with mass on, the tail is exactly 0; pin Φ to exactly 1 there so
-	// that Φ(L) > θ and 1 − Φ(L) = 0 agree for every θ < 1. In particular the last bin is
-	// always infeasible for REM, which Alg. 2's upper bound relies on.
-	for l := r.last; l < n; l++ {
-		r.cdf[l] = 1
+		sums[2*l+1] = acc * r.inv
+		acc += probs[l]
+		if l >= r.last {
+			sums[2*l] = 1
+		} else {
+			sums[2*l] *= r.inv
+		}
 	}
 	return r, nil
 }
 
 // Bins is the number of bins.
-func (r *PMF) Bins() int { return len(r.p) }
+func (r *PMF) Bins() int { return len(r.raw) }
 
 // Width is the bin width W in container-slots.
 func (r *PMF) Width() float64 { return r.width }
 
 // Prob is the normalised probability φ_l of bin l.
-func (r *PMF) Prob(l int) float64 { return r.p[l] }
+func (r *PMF) Prob(l int) float64 { return r.raw[l] * r.inv }
 
 // Probs returns a copy of the normalised probabilities.
-func (r *PMF) Probs() []float64 { return append([]float64(nil), r.p...) }
+func (r *PMF) Probs() []float64 {
+	p := make([]float64, len(r.raw))
+	for l, v := range r.raw {
+		p[l] = v * r.inv
+	}
+	return p
+}
 
 // CDF is Φ(L) = Σ_{l≤L} φ_l for 0 ≤ L < Bins().
-func (r *PMF) CDF(L int) float64 { return r.cdf[L] }
+func (r *PMF) CDF(L int) float64 { return r.sums[2*L] }
 
 // Tail is 1 − Φ(L) = Σ_{l>L} φ_l, summed from the top.
-func (r *PMF) Tail(L int) float64 { return r.tail[L] }
+func (r *PMF) Tail(L int) float64 { return r.sums[2*L+1] }
 
 // LastPositive is the largest bin with positive reference mass: no distribution at a
 // finite KL divergence from the reference puts mass above it.
@@ -137,11 +148,11 @@ func ceilEdge(x float64) int64 {
 // min{L : Φ(L) ≥ θ} only when Φ hits θ exactly at some bin, and is then one bin more
 // conservative.
 func (r *PMF) Quantile(theta float64) int {
-	return sort.Search(len(r.cdf), func(L int) bool { return r.cdf[L] > theta })
+	return sort.Search(len(r.raw), func(L int) bool { return r.sums[2*L] > theta })
 }
 
 // tailQuantile is min{L : 1 − Φ(L) < b}, the upper (1−b)-quantile computed from the
 // tails, which keeps its precision for b far below machine epsilon.
 func (r *PMF) tailQuantile(b float64) int {
-	return sort.Search(len(r.tail), func(L int) bool { return r.tail[L] < b })
+	return sort.Search(len(r.raw), func(L int) bool { return r.sums[2*L+1] < b })
 }

@@ -217,9 +217,9 @@ func Empirical(samples []float64, tasks int, q Quantization) (*Reference, error)
 }
 
 // Explicit wraps an instance's pmf runtime: probabilities over bins of width w (bin l as
-// on PMF: v ≤ 0 for l = 0, ((l−1)w, lw] after), normalised.
+// on PMF: v ≤ 0 for l = 0, ((l−1)w, lw] after), normalised. probs is copied.
 func Explicit(w float64, probs []float64) (*Reference, error) {
-	pmf, err := NewPMF(w, probs)
+	pmf, err := NewPMF(w, append([]float64(nil), probs...))
 	if err != nil {
 		return nil, err
 	}

@@ -31,21 +31,28 @@ import (
 //
 // L must be in [0, Bins()), θ in (0, 1).
 func (r *PMF) REM(L int, theta float64) float64 {
-	b := r.tail[L]
-	if b == 0 {
-		return math.Inf(1)
-	}
-	a := r.cdf[L]
-	if a <= theta {
-		return 0
-	}
-	return remValue(a, b, theta)
+	return r.rem(L, newThetaLogs(theta))
 }
 
-// remValue is θ ln(θ/a) + (1−θ) ln((1−θ)/b) clamped at 0, for a > θ and b > 0. The
-// logarithms are taken apart because (1−θ)/b overflows for subnormal b.
-func remValue(a, b, theta float64) float64 {
-	v := theta*(math.Log(theta)-logSafe(a)) + (1-theta)*(math.Log(1-theta)-logSafe(b))
+// thetaLogs holds θ with ln θ and ln(1−θ), computed once per WCDE call rather than at
+// every REM evaluation.
+type thetaLogs struct{ theta, lnTheta, lnRest float64 }
+
+func newThetaLogs(theta float64) thetaLogs {
+	return thetaLogs{theta, math.Log(theta), math.Log(1 - theta)}
+}
+
+// rem is REM(L) as documented on REM. The logarithms are taken apart, θ(ln θ − ln a) +
+// (1−θ)(ln(1−θ) − ln b), because (1−θ)/b overflows for subnormal b.
+func (r *PMF) rem(L int, t thetaLogs) float64 {
+	a, b := r.sums[2*L], r.sums[2*L+1]
+	switch {
+	case b == 0:
+		return math.Inf(1)
+	case a <= t.theta:
+		return 0
+	}
+	v := t.theta*(t.lnTheta-logSafe(a)) + (1-t.theta)*(t.lnRest-logSafe(b))
 	return math.Max(v, 0)
 }
 
@@ -76,10 +83,10 @@ func (r *PMF) REMSolution(L int, theta float64) ([]float64, float64) {
 		return nil, kl
 	}
 	p := r.Probs()
-	if r.cdf[L] <= theta {
+	a, b := r.CDF(L), r.Tail(L)
+	if a <= theta {
 		return p, 0
 	}
-	a, b := r.cdf[L], r.tail[L]
 	for l := range p {
 		// φ_l/a ≤ 1 and φ_l/b ≤ 1: no overflow even when b is subnormal.
 		if l <= L {
@@ -95,17 +102,17 @@ func (r *PMF) REMSolution(L int, theta float64) ([]float64, float64) {
 // bin (0 ln 0 = 0; +Inf when p puts mass where φ has none). It is the direct evaluation
 // that cross-checks the closed form of REM.
 func (r *PMF) KL(p []float64) (float64, error) {
-	if len(p) != len(r.p) {
-		return 0, fmt.Errorf("rs: KL of %d probabilities against a reference of %d bins", len(p), len(r.p))
+	if len(p) != len(r.raw) {
+		return 0, fmt.Errorf("rs: KL of %d probabilities against a reference of %d bins", len(p), len(r.raw))
 	}
 	var s float64
 	for l, q := range p {
 		switch {
 		case q == 0:
-		case r.p[l] == 0:
+		case r.raw[l] == 0:
 			return math.Inf(1), nil
 		default:
-			s += q * (logSafe(q) - logSafe(r.p[l]))
+			s += q * (logSafe(q) - logSafe(r.Prob(l)))
 		}
 	}
 	return s, nil

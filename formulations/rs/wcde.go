@@ -57,10 +57,11 @@ func WorstCaseDemand(ref *PMF, theta, delta float64) (Estimate, error) {
 	q := ref.Quantile(theta)
 	lf, li := q-1, ref.Bins()-1
 	evals := 0
+	t := newThetaLogs(theta)
 	for li-lf > 1 {
 		L := lf + (li-lf)/2
 		evals++
-		if ref.REM(L, theta) <= delta {
+		if ref.rem(L, t) <= delta {
 			lf = L
 		} else {
 			li = L
@@ -77,8 +78,9 @@ func WorstCaseDemandScan(ref *PMF, theta, delta float64) (Estimate, error) {
 		return Estimate{}, err
 	}
 	lf := -1
+	t := newThetaLogs(theta)
 	for L := range ref.Bins() {
-		if ref.REM(L, theta) <= delta {
+		if ref.rem(L, t) <= delta {
 			lf = L
 		}
 	}
