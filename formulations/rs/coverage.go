@@ -34,6 +34,8 @@ type CoverageConfig struct {
 	// they are the runtimes of the job's own first k tasks, which are part of v (the
 	// paper's setting: the estimator learns from the job's completed tasks).
 	Independent bool
+	// Progress, when set, is called after each repetition with the number done.
+	Progress func(done int) `json:"-"`
 }
 
 // DefaultCoverageConfig is the paper's experiment: 100 tasks of 60 ± 20 slots, θ = 0.9
@@ -194,6 +196,9 @@ func Coverage(ctx context.Context, cfg CoverageConfig) (*CoverageResult, error) 
 				}
 				etaSum[c] += eta
 			}
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(rep + 1)
 		}
 	}
 	reps := float64(cfg.Reps)

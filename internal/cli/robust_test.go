@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The -update flag rewrites golden files (go test ./internal/cli -run RSCoverage -update).
+// Defined in init only when no other test file has defined it.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files in testdata")
+	}
+}
+
+func rsUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+const rsData = "../../testdata/rs"
+
+func rsRun(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = Main(context.Background(), args, Streams{In: strings.NewReader(""), Out: &out, Err: &errOut})
+	return code, out.String(), errOut.String()
+}
+
+var rsSmall = []string{"rs-coverage", "--reps", "200", "--k", "5,25,35", "--delta", "0,0.7,2"}
+
+func TestRSCoverageTableGolden(t *testing.T) {
+	code, out, errOut := rsRun(append(rsSmall, "-o", "table")...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden := filepath.Join(rsData, "coverage-small.table")
+	if rsUpdate() {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("table differs from %s (rerun with -update if intended):\n%s", golden, out)
+	}
+}
+
+func TestRSCoverageJSON(t *testing.T) {
+	code, out, errOut := rsRun(append(rsSmall, "-o", "json", "--samples", "independent")...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Theta   float64 `json:"theta"`
+		Samples string  `json:"samples"`
+		Ks      []int   `json:"ks"`
+		Cells   [][]struct {
+			K        int     `json:"k"`
+			Delta    float64 `json:"delta"`
+			Coverage float64 `json:"coverage"`
+			Model    float64 `json:"model"`
+		} `json:"cells"`
+		Claims []struct {
+			Name    string `json:"name"`
+			Checked bool   `json:"checked"`
+		} `json:"claims"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Theta != 0.9 || got.Samples != "independent" || len(got.Cells) != 3 || len(got.Cells[2]) != 3 || got.Cells[1][1].K != 25 || got.Cells[1][1].Delta != 0.7 {
+		t.Fatalf("unexpected shape: %+v", got)
+	}
+	for _, row := range got.Cells {
+		for j := 1; j < len(row); j++ {
+			if row[j].Coverage < row[j-1].Coverage {
+				t.Errorf("k=%d: coverage decreases along delta: %+v", row[j].K, row)
+			}
+		}
+	}
+	if len(got.Claims) != 2 || !got.Claims[0].Checked || !got.Claims[1].Checked {
+		t.Errorf("claims %+v", got.Claims)
+	}
+}
+
+func TestRSCoverageMetrics(t *testing.T) {
+	for _, m := range rsCoverageMetrics {
+		code, out, errOut := rsRun("rs-coverage", "--reps", "20", "--k", "10", "--delta", "0,1", "--metric", m, "-o", "table")
+		if code != ExitOK || !strings.Contains(out, metricTitle(m)) {
+			t.Errorf("--metric %s: exit %d, %s\n%s", m, code, errOut, out)
+		}
+	}
+	code, out, _ := rsRun("rs-coverage", "--reps", "20", "--k", "10", "--delta", "0", "--bins", "256", "-o", "table")
+	if code != ExitOK || !strings.Contains(out, "at most 256 bins") {
+		t.Errorf("--bins: exit %d\n%s", code, out)
+	}
+}
+
+func TestRSCoverageUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--samples", "sometimes"},
+		{"--metric", "median"},
+		{"--theta", "1"},
+		{"--k", "1"},
+		{"--delta", "-0.5"},
+		{"--reps", "0"},
+		{"--k", "x"},
+		{"extra-arg"},
+	} {
+		code, _, errOut := rsRun(append([]string{"rs-coverage", "--reps", "5"}, args...)...)
+		if code != ExitBadUsage || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with a message", args, code, errOut)
+		}
+	}
+}
