@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // CheckResult is one cross-check of WCDE on one reference: its name, whether it held,
@@ -338,4 +339,37 @@ func fmtFloats(xs []float64) string {
 		s += fmt.Sprintf("%.4g", x)
 	}
 	return s + "]"
+}
+
+// CrossCheckDemands runs CrossCheck on every job of ds that has a runtime, at the
+// parameters that produced them, and checks that each job's η is its WCDE answer (at
+// least 1). Names are prefixed with the job: "rs/<id>/wcde/bisection-vs-scan". This is
+// what verify runs on an RS solution.
+func CrossCheckDemands(ds []JobDemand, p Params) ([]CheckResult, error) {
+	var out []CheckResult
+	for _, d := range ds {
+		if !d.HasRuntime() {
+			continue
+		}
+		checks, err := CrossCheck(d.Reference.PMF, p.Theta, p.Delta)
+		if err != nil {
+			return nil, fmt.Errorf("rs: job %q: %w", d.ID, err)
+		}
+		e, err := WorstCaseDemand(d.Reference.PMF, p.Theta, p.Delta)
+		if err != nil {
+			return nil, fmt.Errorf("rs: job %q: %w", d.ID, err)
+		}
+		want := max(e.Eta, 1)
+		checks = append(checks, CheckResult{
+			Name:         "rs/eta",
+			OK:           d.Eta == want,
+			MaxViolation: math.Abs(float64(d.Eta - want)),
+			Detail:       fmt.Sprintf("scheduled demand %d, WCDE %d (at least 1)", d.Eta, e.Eta),
+		})
+		for i := range checks {
+			checks[i].Name = "rs/" + d.ID + "/" + strings.TrimPrefix(checks[i].Name, "rs/")
+		}
+		out = append(out, checks...)
+	}
+	return out, nil
 }

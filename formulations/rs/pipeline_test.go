@@ -3,6 +3,7 @@ package rs
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -201,5 +202,55 @@ func TestSolveHandsEtaToTAS(t *testing.T) {
 	failing := func(context.Context, *sched.Instance) (*sched.Schedule, error) { return nil, errors.New("boom") }
 	if _, err := Solve(context.Background(), inst, Params{Theta: 0.9}, failing); err == nil || !strings.Contains(err.Error(), "tas: boom") {
 		t.Errorf("failing TAS: err %v", err)
+	}
+}
+
+// The shared example instance (testdata/instances/runtime-robust.json, one job per
+// estimator) through the decoder: η per job, and every cross-check verify will run.
+func TestDemandsOnInstanceFile(t *testing.T) {
+	inst, err := sched.DecodeFile("../../testdata/instances/runtime-robust.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ParamsOf(inst)
+	if !ok {
+		t.Fatal("no robust block")
+	}
+	ds, err := Demands(inst, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := WorstCaseTail(p.Theta, p.Delta)
+	z := normalUpperQuantile(b)
+	ceil := func(x float64) int64 { return int64(math.Ceil(x)) }
+	// c: samples 1.2 0.8 1.5 1.1 0.9 → mean 1.1, unbiased variance 0.075; 40 tasks.
+	want := map[string]int64{
+		"a": ceil(120 + z*math.Sqrt(60*0.36)),
+		"b": 75, // impulse 1.5 × 50
+		"c": ceil(44 + z*math.Sqrt(40*0.075)),
+		"d": 50, // pmf: Φ(3) = 0.9 ≤ θ, so bin 4 (upper edge 4 × 12.5) whatever δ
+	}
+	for _, d := range ds {
+		if d.Eta != want[d.ID] {
+			t.Errorf("job %s: eta %d, want %d (%+v)", d.ID, d.Eta, want[d.ID], d.Estimate)
+		}
+	}
+	checks, err := CrossCheckDemands(ds, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checks) != 4*9 {
+		t.Errorf("%d checks, want 36", len(checks))
+	}
+	for _, c := range checks {
+		if !c.OK || !strings.HasPrefix(c.Name, "rs/") {
+			t.Errorf("%s: %v %s", c.Name, c.OK, c.Detail)
+		}
+	}
+	// A tampered demand is caught.
+	ds[0].Eta++
+	checks, _ = CrossCheckDemands(ds, p)
+	if checks[8].Name != "rs/a/eta" || checks[8].OK {
+		t.Errorf("tampered eta: %+v", checks[8])
 	}
 }

@@ -28,9 +28,10 @@ const MaxEdge = 1 << 53
 // summed from the top so that a tail of 1e-200 keeps its precision (1 − Φ(L) computed by
 // subtraction would be 0). With both, REM at any L costs O(1). A PMF is immutable.
 type PMF struct {
-	width float64
-	raw   []float64 // φ_l before normalisation (the caller's slice)
-	inv   float64   // 1/Σ raw
+	width  float64
+	raw    []float64 // φ_l before normalisation (the caller's slice)
+	s1, s2 float64   // powers of two with Σ raw · s1 · s2 in [0.5, 1)
+	inv    float64   // 1/(Σ raw · s1 · s2)
 	// sums interleaves Φ(L) = sums[2L] and 1 − Φ(L) = sums[2L+1], so one REM evaluation
 	// reads one cache line. Φ is exactly 1 and the tail exactly 0 from the last bin with
 	// mass on; the tail is summed from the top.
@@ -64,9 +65,6 @@ func NewPMF(w float64, probs []float64) (*PMF, error) {
 		if !(v >= 0) || math.IsInf(v, 1) {
 			return nil, fmt.Errorf("rs: probability of bin %d is %v: must be finite and >= 0", l, v)
 		}
-		if v > 0 {
-			r.last = l
-		}
 		acc += v
 		sums[2*l] = acc
 	}
@@ -74,19 +72,26 @@ func NewPMF(w float64, probs []float64) (*PMF, error) {
 	if !(total > 0) || math.IsInf(total, 1) {
 		return nil, fmt.Errorf("rs: probabilities sum to %v: must be positive and finite", total)
 	}
-	r.inv = 1 / total
-	// Pass 2, from the top: the tails, and Φ normalised. From the last bin with mass on,
-	// the tail is exactly 0; Φ is pinned to exactly 1 there so that Φ(L) > θ and
-	// 1 − Φ(L) = 0 agree for every θ < 1. In particular the last bin is always infeasible
-	// for REM, which Alg. 2's upper bound relies on.
+	// Normalise by v·2^-e/f with total = f·2^e, f in [0.5, 1): 1/total itself overflows
+	// for a subnormal total and is subnormal (imprecise) near MaxFloat64. 2^-e is applied
+	// as two halves, each a representable power of two.
+	frac, exp := math.Frexp(total)
+	r.s1, r.s2, r.inv = math.Ldexp(1, -exp/2), math.Ldexp(1, -exp-(-exp/2)), 1/frac
+	// Pass 2, from the top: the tails, and Φ normalised. From the last bin with
+	// (normalised) mass on, the tail is exactly 0 and Φ is pinned to exactly 1, so that
+	// Φ(L) > θ and 1 − Φ(L) = 0 agree for every θ < 1. In particular the last bin is
+	// always infeasible for REM, which Alg. 2's upper bound relies on.
 	acc = 0
 	for l := n - 1; l >= 0; l-- {
-		sums[2*l+1] = acc * r.inv
+		sums[2*l+1] = r.norm(acc)
 		acc += probs[l]
-		if l >= r.last {
+		if r.last < 0 {
+			if r.norm(probs[l]) > 0 {
+				r.last = l
+			}
 			sums[2*l] = 1
 		} else {
-			sums[2*l] *= r.inv
+			sums[2*l] = r.norm(sums[2*l])
 		}
 	}
 	return r, nil
@@ -99,13 +104,16 @@ func (r *PMF) Bins() int { return len(r.raw) }
 func (r *PMF) Width() float64 { return r.width }
 
 // Prob is the normalised probability φ_l of bin l.
-func (r *PMF) Prob(l int) float64 { return r.raw[l] * r.inv }
+func (r *PMF) Prob(l int) float64 { return r.norm(r.raw[l]) }
+
+// norm normalises a raw probability or sum of them.
+func (r *PMF) norm(v float64) float64 { return v * r.s1 * r.s2 * r.inv }
 
 // Probs returns a copy of the normalised probabilities.
 func (r *PMF) Probs() []float64 {
 	p := make([]float64, len(r.raw))
 	for l, v := range r.raw {
-		p[l] = v * r.inv
+		p[l] = r.norm(v)
 	}
 	return p
 }

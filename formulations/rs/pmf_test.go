@@ -118,3 +118,24 @@ func TestQuantileIsUpper(t *testing.T) {
 		}
 	}
 }
+
+// Normalising must survive totals whose reciprocal overflows (subnormal) or is
+// subnormal (near MaxFloat64).
+func TestPMFExtremeTotals(t *testing.T) {
+	for _, probs := range [][]float64{
+		{0, 2.61773395118493e-310},
+		{1e-320, 3e-320},
+		{math.MaxFloat64 / 4, math.MaxFloat64 / 4},
+		{1e300, 3e300},
+	} {
+		p := mustPMF(t, 1, probs...)
+		total := probs[0] + probs[1]
+		want0 := probs[0] / total
+		if math.Abs(p.Prob(0)-want0) > 1e-12 || math.Abs(p.Prob(1)-(1-want0)) > 1e-12 || p.CDF(1) != 1 || p.Tail(1) != 0 {
+			t.Errorf("%v: probs %v %v, cdf %v, tail %v", probs, p.Prob(0), p.Prob(1), p.CDF(0), p.Tail(0))
+		}
+		if math.Abs(p.CDF(0)+p.Tail(0)-1) > 1e-12 {
+			t.Errorf("%v: cdf(0) + tail(0) = %v", probs, p.CDF(0)+p.Tail(0))
+		}
+	}
+}
