@@ -248,3 +248,31 @@ func TestLogSafeSubnormal(t *testing.T) {
 		}
 	}
 }
+
+// Bins are computed from mean − 8.3σ up; the far lower tail is folded into the bin
+// holding that point and every other bin is exactly F(lW) − F((l−1)W).
+func TestGaussianLowerFold(t *testing.T) {
+	ref, err := Gaussian(6000, 200, Quantization{Width: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	F := func(x float64) float64 { return 0.5 * math.Erfc((6000-x)/(200*math.Sqrt2)) }
+	first := int((6000 - LowZ*200) / 1) // 4340
+	for l := 0; l < first; l++ {
+		if ref.Prob(l) != 0 {
+			t.Fatalf("bin %d below the fold has %g", l, ref.Prob(l))
+		}
+	}
+	if got, want := ref.Prob(first), F(float64(first)); math.Abs(got-want) > 1e-13*want || want > 5.3e-17 {
+		t.Errorf("fold bin %d: %g, want F(%d) = %g", first, got, first, want)
+	}
+	for _, l := range []int{first + 1, 5000, 5999, 6000, 6001, 7000} {
+		want := F(float64(l)) - F(float64(l-1))
+		if l > 6000 {
+			want = 0.5*math.Erfc(float64(l-1-6000)/(200*math.Sqrt2)) - 0.5*math.Erfc(float64(l-6000)/(200*math.Sqrt2))
+		}
+		if got := ref.Prob(l); math.Abs(got-want) > 1e-11*want { // erfc argument rounding, amplified by the difference
+			t.Errorf("bin %d: %g, want %g", l, got, want)
+		}
+	}
+}
