@@ -10,7 +10,40 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coraopt/coraopt/formulations/rs"
+	"github.com/coraopt/coraopt/sched"
 )
+
+// rsFlags are RS's robustness flags, shared by every command that computes η: they
+// override the instance's robust block.
+type rsFlags struct {
+	theta, delta float64
+	bins         int
+}
+
+func (f *rsFlags) register(cmd *cobra.Command) {
+	cmd.Flags().Float64Var(&f.theta, "theta", 0, "quantile theta in (0, 1) (overrides the instance's robust.theta)")
+	cmd.Flags().Float64Var(&f.delta, "delta", 0, "KL budget delta >= 0 (overrides robust.delta)")
+	cmd.Flags().IntVar(&f.bins, "bins", 0, "bins for estimated runtime distributions (overrides robust.bins; default 256)")
+}
+
+// params merges the flags that were set with the instance's robust block.
+func (f *rsFlags) params(cmd *cobra.Command, inst *sched.Instance) (rs.Params, error) {
+	p, ok := rs.ParamsOf(inst)
+	set := cmd.Flags().Changed
+	if set("theta") {
+		p.Theta = f.theta
+	}
+	if set("delta") {
+		p.Delta = f.delta
+	}
+	if set("bins") {
+		p.Bins = f.bins
+	}
+	if !ok && !set("theta") {
+		return p, usageErrf("RS needs theta and delta: add a \"robust\" block to the instance or pass --theta and --delta")
+	}
+	return p, nil
+}
 
 type rsCoverageOptions struct {
 	g        *globalOptions
@@ -194,4 +227,162 @@ func metricValue(c rs.CoverageCell, metric string) string {
 		return fmt.Sprintf("%.1f", c.MeanEta)
 	}
 	return fmt.Sprintf("%.4f", c.Coverage)
+}
+
+type rsDemandsOptions struct {
+	g     *globalOptions
+	flags rsFlags
+	check bool
+}
+
+// rsDemandJSON is one job of rs-demands' JSON output.
+type rsDemandJSON struct {
+	ID                string  `json:"id"`
+	Estimator         string  `json:"estimator,omitempty"`
+	Samples           int     `json:"samples,omitempty"`
+	Nominal           int     `json:"nominal"`
+	ReferenceQuantile *int64  `json:"reference_quantile,omitempty"`
+	Eta               int64   `json:"eta"`
+	KL                float64 `json:"kl"`
+	Bins              int     `json:"bins,omitempty"`
+	BinWidth          float64 `json:"bin_width,omitempty"`
+	TauMax            float64 `json:"tau_max,omitempty"`
+	SupportEdge       bool    `json:"support_edge"`
+}
+
+type rsCheckJSON struct {
+	Name         string  `json:"name"`
+	OK           bool    `json:"ok"`
+	MaxViolation float64 `json:"max_violation"`
+	Detail       string  `json:"detail"`
+}
+
+type rsDemandsJSON struct {
+	Instance string         `json:"instance"`
+	Theta    float64        `json:"theta"`
+	Delta    float64        `json:"delta"`
+	Bins     int            `json:"bins"`
+	Jobs     []rsDemandJSON `json:"jobs"`
+	OK       *bool          `json:"ok,omitempty"`
+	Checks   []rsCheckJSON  `json:"checks,omitempty"`
+}
+
+func newRSDemandsCmd(s Streams, g *globalOptions) *cobra.Command {
+	o := &rsDemandsOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "rs-demands FILE",
+		Short: "Worst-case demands eta of RS (RUSH §III-A: REM closed form + WCDE bisection) for an instance",
+		Long: `Compute, for every job of a single-resource instance, the worst-case demand eta that RS
+schedules (RUSH §III-A): the largest theta-quantile of any distribution within KL divergence
+delta of the job's reference runtime distribution, in container-slots. Jobs without a
+"runtime" keep their demand; eta is at least 1.
+
+theta, delta and bins come from the instance's "robust" block; --theta, --delta and --bins
+override it. References: impulse (mean x tasks), gaussian (CLT over tasks), empirical
+(sample mean and variance, CLT), pmf (explicit bins; bin 0 is v <= 0, bin l is
+((l-1)w, lw]). eta is the upper edge of the worst-case bin, rounded up.
+
+--check runs the cross-checks verify uses (bisection vs scan, the b*-quantile, REM's
+closed form vs its Lagrange dual, monotonicity, the worst-case distribution) and exits 1
+if any fails.`,
+		Example: `  coraopt rs-demands testdata/instances/runtime-robust.json -o table
+  coraopt rs-demands instance.json --theta 0.95 --delta 1 --check -o json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runRSDemands(cmd, s, o, args[0]) },
+	}
+	o.flags.register(cmd)
+	cmd.Flags().BoolVar(&o.check, "check", false, "run the WCDE cross-checks; exit 1 if any fails")
+	return cmd
+}
+
+func runRSDemands(cmd *cobra.Command, s Streams, o *rsDemandsOptions, path string) error {
+	format, err := o.g.format(s)
+	if err != nil {
+		return err
+	}
+	in, name, err := openInput(s, path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	inst, err := sched.Decode(in)
+	if err != nil {
+		return usageErrf("%s: %w", name, err)
+	}
+	p, err := o.flags.params(cmd, inst)
+	if err != nil {
+		return err
+	}
+	ds, err := rs.Demands(inst, p)
+	if err != nil {
+		return usageErr(err)
+	}
+	out := rsDemandsJSON{Instance: inst.Name, Theta: p.Theta, Delta: p.Delta, Bins: p.Bins}
+	if out.Bins == 0 {
+		out.Bins = rs.DefaultBins
+	}
+	for _, d := range ds {
+		j := rsDemandJSON{ID: d.ID, Nominal: d.Nominal, Eta: d.Eta}
+		if d.HasRuntime() {
+			ref := d.Reference
+			q := d.Estimate.ReferenceQuantile
+			j.Estimator, j.Samples, j.ReferenceQuantile = ref.Estimator, ref.Samples, &q
+			j.KL, j.Bins, j.BinWidth, j.TauMax, j.SupportEdge = d.Estimate.KL, ref.Bins(), ref.Width(), ref.TauMax, d.Estimate.SupportEdge
+		}
+		out.Jobs = append(out.Jobs, j)
+	}
+	allOK := true
+	if o.check {
+		checks, err := rs.CrossCheckDemands(ds, p)
+		if err != nil {
+			return usageErr(err)
+		}
+		for _, c := range checks {
+			allOK = allOK && c.OK
+			out.Checks = append(out.Checks, rsCheckJSON(c))
+		}
+		out.OK = &allOK
+	}
+	if format == "json" {
+		if err := writeJSON(s.Out, out); err != nil {
+			return err
+		}
+	} else {
+		writeRSDemandsTable(s.Out, out)
+	}
+	if !allOK {
+		return failed(fmt.Errorf("%s: a WCDE cross-check failed", name))
+	}
+	return nil
+}
+
+func writeRSDemandsTable(w io.Writer, out rsDemandsJSON) {
+	fmt.Fprintf(w, "%s: theta=%g delta=%g bins=%d\n", out.Instance, out.Theta, out.Delta, out.Bins)
+	tw := newTable(w)
+	row(tw, "JOB", "ESTIMATOR", "SAMPLES", "NOMINAL", "REFERENCE", "ETA", "KL", "BINS", "WIDTH", "NOTE")
+	for _, j := range out.Jobs {
+		est, samples, ref, kl, bins, width, note := "-", "-", "-", "-", "-", "-", ""
+		if j.ReferenceQuantile != nil {
+			est, ref, kl = j.Estimator, fmt.Sprint(*j.ReferenceQuantile), fmt.Sprintf("%.4f", j.KL)
+			bins, width = fmt.Sprint(j.Bins), fmt.Sprintf("%g", j.BinWidth)
+			if j.Samples > 0 {
+				samples = fmt.Sprint(j.Samples)
+			}
+			if j.SupportEdge {
+				note = "eta at the reference's support edge"
+			}
+		}
+		row(tw, j.ID, est, samples, j.Nominal, ref, j.Eta, kl, bins, width, note)
+	}
+	_ = tw.Flush()
+	if out.OK != nil {
+		failedChecks := 0
+		for _, c := range out.Checks {
+			if !c.OK {
+				failedChecks++
+				fmt.Fprintf(w, "FAILED %s: %s (violation %g)\n", c.Name, c.Detail, c.MaxViolation)
+			}
+		}
+		fmt.Fprintf(w, "checks: %d run, %d failed\n", len(out.Checks), failedChecks)
+	}
 }

@@ -122,3 +122,85 @@ func TestRSCoverageUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestRSDemandsTableGolden(t *testing.T) {
+	code, out, errOut := rsRun("rs-demands", "../../testdata/instances/runtime-robust.json", "--check", "-o", "table")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden := filepath.Join(rsData, "demands-runtime-robust.table")
+	if rsUpdate() {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("table differs from %s (rerun with -update if intended):\n%s", golden, out)
+	}
+}
+
+func TestRSDemandsJSON(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/instances/runtime-robust.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), []string{"rs-demands", "-", "--theta", "0.95", "--delta", "1", "--check", "-o", "json"},
+		Streams{In: bytes.NewReader(data), Out: &out, Err: &errOut})
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got struct {
+		Theta, Delta float64
+		Bins         int
+		OK           *bool
+		Checks       []struct{ Name string }
+		Jobs         []struct {
+			ID                string `json:"id"`
+			Eta               int64  `json:"eta"`
+			ReferenceQuantile *int64 `json:"reference_quantile"`
+			Nominal           int    `json:"nominal"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got.Theta != 0.95 || got.Delta != 1 || got.Bins != 256 || got.OK == nil || !*got.OK || len(got.Checks) != 36 || len(got.Jobs) != 4 {
+		t.Fatalf("unexpected output: %s", out.String())
+	}
+	for _, j := range got.Jobs {
+		if j.ReferenceQuantile == nil || j.Eta < *j.ReferenceQuantile {
+			t.Errorf("job %s: eta %d below its reference quantile %v", j.ID, j.Eta, j.ReferenceQuantile)
+		}
+	}
+	// Jobs without a runtime keep their demand and have no reference quantile.
+	code, outs, errs := rsRun("rs-demands", "../../testdata/quickstart.json", "--theta", "0.9", "-o", "json")
+	if code != ExitOK || !strings.Contains(outs, `"eta": 30`) || strings.Contains(outs, "reference_quantile") {
+		t.Errorf("quickstart: exit %d %s\n%s", code, errs, outs)
+	}
+}
+
+func TestRSDemandsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"../../testdata/quickstart.json"}, "robust"},
+		{[]string{"../../testdata/instances/two-resources.json", "--theta", "0.9"}, "2 resources"},
+		{[]string{"../../testdata/instances/runtime-robust.json", "--theta", "1.5"}, "theta"},
+		{[]string{"../../testdata/instances/runtime-robust.json", "--delta", "-1"}, "delta"},
+		{[]string{"../../testdata/instances/runtime-robust.json", "--bins", "1"}, "bins"},
+		{[]string{"does-not-exist.json"}, "does-not-exist"},
+		{[]string{"../../testdata/instances/bad/runtime-pmf.json"}, "runtime"},
+		{[]string{}, "arg"},
+	} {
+		code, _, errOut := rsRun(append([]string{"rs-demands"}, tc.args...)...)
+		if code != ExitBadUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 mentioning %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

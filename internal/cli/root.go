@@ -122,6 +122,7 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newSolversCmd(s, g),
 		newLPCmd(s, g),
 		newRSCoverageCmd(s, g),
+		newRSDemandsCmd(s, g),
 	)
 	return root
 }
