@@ -45,7 +45,7 @@ func BenchmarkWCDE(b *testing.B) {
 			}
 		}
 		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
+			reportCPU(b, func() {
 				for _, p := range raw {
 					ref, err := NewPMF(1, p)
 					if err != nil {
@@ -55,46 +55,46 @@ func BenchmarkWCDE(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-			}
+			})
 		})
 		b.Run(name+",part=prefix", func(b *testing.B) {
-			for b.Loop() {
+			reportCPU(b, func() {
 				for _, p := range raw {
 					if _, err := NewPMF(1, p); err != nil {
 						b.Fatal(err)
 					}
 				}
-			}
+			})
 		})
 		b.Run(name+",part=bisection", func(b *testing.B) {
-			for b.Loop() {
+			reportCPU(b, func() {
 				if _, err := WorstCaseDemands(pmfs, theta, []float64{delta}); err != nil {
 					b.Fatal(err)
 				}
-			}
+			})
 		})
 		// A floor for anything that reads the input once: sum every probability.
 		b.Run(name+",part=read-reference", func(b *testing.B) {
 			var sink float64
-			for b.Loop() {
+			reportCPU(b, func() {
 				for _, p := range raw {
 					for _, v := range p {
 						sink += v
 					}
 				}
-			}
+			})
 			if sink < 0 {
 				b.Fatal(sink)
 			}
 		})
 		b.Run(name+",part=scan", func(b *testing.B) {
-			for b.Loop() {
+			reportCPU(b, func() {
 				for _, ref := range pmfs {
 					if _, err := WorstCaseDemandScan(ref, theta, delta); err != nil {
 						b.Fatal(err)
 					}
 				}
-			}
+			})
 		})
 	}
 }
@@ -110,25 +110,25 @@ func BenchmarkQuantize(b *testing.B) {
 	}
 	q := Quantization{Bins: bins, Theta: 0.9, MaxDelta: 0.7}
 	b.Run(fmt.Sprintf("gaussian,jobs=%d,bins=%d", jobs, bins), func(b *testing.B) {
-		for b.Loop() {
+		reportCPU(b, func() {
 			for _, m := range means {
 				if _, err := Gaussian(m, 0.1*m, q); err != nil {
 					b.Fatal(err)
 				}
 			}
-		}
+		})
 	})
 	samples := make([]float64, 50)
 	for i := range samples {
 		samples[i] = 60 + 20*rng.NormFloat64()
 	}
 	b.Run(fmt.Sprintf("empirical,jobs=%d,bins=%d,samples=50", jobs, bins), func(b *testing.B) {
-		for b.Loop() {
+		reportCPU(b, func() {
 			for range jobs {
 				if _, err := Empirical(samples, 100, q); err != nil {
 					b.Fatal(err)
 				}
 			}
-		}
+		})
 	})
 }

@@ -36,7 +36,7 @@ type PMF struct {
 	// reads one cache line. Φ is exactly 1 and the tail exactly 0 from the last bin with
 	// mass on; the tail is summed from the top.
 	sums []float64
-	last int // largest bin with positive mass
+	last int // largest bin with positive (normalised) mass
 }
 
 // NewPMF builds a PMF from bin probabilities (bin l as described on PMF) of width w.
@@ -59,16 +59,20 @@ func NewPMF(w float64, probs []float64) (*PMF, error) {
 	}
 	r := &PMF{width: w, raw: probs, sums: make([]float64, 2*n), last: -1}
 	sums := r.sums
-	// Pass 1: validate, and the cumulative sums before normalising.
-	var acc float64
-	for l, v := range probs {
-		if !(v >= 0) || math.IsInf(v, 1) {
-			return nil, fmt.Errorf("rs: probability of bin %d is %v: must be finite and >= 0", l, v)
+	// Pass 1: validate, and the raw cumulative sums from the bottom (Φ) and from the top
+	// (the tails) in the same loop: two independent chains of additions run side by side.
+	var up, down float64
+	for i, v := range probs {
+		if !(v >= 0 && v <= math.MaxFloat64) { // NaN, negative or +Inf
+			return nil, fmt.Errorf("rs: probability of bin %d is %v: must be finite and >= 0", i, v)
 		}
-		acc += v
-		sums[2*l] = acc
+		up += v
+		sums[2*i] = up
+		j := n - 1 - i
+		sums[2*j+1] = down
+		down += probs[j]
 	}
-	total := acc
+	total := up
 	if !(total > 0) || math.IsInf(total, 1) {
 		return nil, fmt.Errorf("rs: probabilities sum to %v: must be positive and finite", total)
 	}
@@ -77,22 +81,31 @@ func NewPMF(w float64, probs []float64) (*PMF, error) {
 	// as two halves, each a representable power of two.
 	frac, exp := math.Frexp(total)
 	r.s1, r.s2, r.inv = math.Ldexp(1, -exp/2), math.Ldexp(1, -exp-(-exp/2)), 1/frac
-	// Pass 2, from the top: the tails, and Φ normalised. From the last bin with
-	// (normalised) mass on, the tail is exactly 0 and Φ is pinned to exactly 1, so that
-	// Φ(L) > θ and 1 − Φ(L) = 0 agree for every θ < 1. In particular the last bin is
-	// always infeasible for REM, which Alg. 2's upper bound relies on.
-	acc = 0
-	for l := n - 1; l >= 0; l-- {
-		sums[2*l+1] = r.norm(acc)
-		acc += probs[l]
-		if r.last < 0 {
-			if r.norm(probs[l]) > 0 {
-				r.last = l
-			}
-			sums[2*l] = 1
-		} else {
-			sums[2*l] = r.norm(sums[2*l])
+	// When 2^-e/f is itself a normal number, one multiplication by it rounds exactly as
+	// the three do (the powers of two are exact).
+	if c := r.s1 * r.s2 * r.inv; c >= smallestNormal && !math.IsInf(c, 1) {
+		r.s1, r.s2, r.inv = 1, 1, c
+	}
+	r.last = n - 1
+	for r.last > 0 && !(r.norm(probs[r.last]) > 0) {
+		r.last--
+	}
+	// Pass 2: normalise. From the last bin with (normalised) mass on, the tail is exactly
+	// 0 and Φ is pinned to exactly 1, so that Φ(L) > θ and 1 − Φ(L) = 0 agree for every
+	// θ < 1. In particular the last bin is always infeasible for REM, which Alg. 2's
+	// upper bound relies on.
+	if r.s1 == 1 && r.s2 == 1 {
+		c := r.inv
+		for l := range 2 * r.last {
+			sums[l] *= c
 		}
+	} else {
+		for l := range 2 * r.last {
+			sums[l] = r.norm(sums[l])
+		}
+	}
+	for l := r.last; l < n; l++ {
+		sums[2*l], sums[2*l+1] = 1, 0
 	}
 	return r, nil
 }
