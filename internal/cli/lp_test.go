@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,21 +14,6 @@ import (
 
 	"github.com/coraopt/coraopt/solvers"
 )
-
-// The -update flag rewrites golden files (go test ./internal/cli -run TestLP -update).
-// It is defined in init, after every package-level variable, so that a golden test of
-// another command declaring `var update = flag.Bool("update", …)` does not clash.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files in testdata")
-	}
-}
-
-// lpUpdate reports the -update flag.
-func lpUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const lpData = "../../testdata/lp"
 
@@ -156,7 +140,7 @@ func hasFlag(args []string, flag string) bool {
 
 func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if lpUpdate() {
+	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
