@@ -4,25 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// The -update flag rewrites golden files (go test ./internal/cli -run RSCoverage -update).
-// Defined in init only when no other test file has defined it.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files in testdata")
-	}
-}
-
-func rsUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 const rsData = "../../testdata/rs"
 
@@ -40,7 +26,7 @@ func TestRSCoverageTableGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden := filepath.Join(rsData, "coverage-small.table")
-	if rsUpdate() {
+	if *update {
 		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +115,7 @@ func TestRSDemandsTableGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden := filepath.Join(rsData, "demands-runtime-robust.table")
-	if rsUpdate() {
+	if *update {
 		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
