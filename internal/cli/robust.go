@@ -13,33 +13,45 @@ import (
 	"github.com/coraopt/coraopt/sched"
 )
 
-// rsFlags are RS's robustness flags, shared by every command that computes η: they
-// override the instance's robust block.
+// rsFlags are RS's robustness flags, shared by every command that computes η (solve
+// --formulation rs, rs-demands): they override the instance's robust block.
 type rsFlags struct {
 	theta, delta float64
 	bins         int
+	set          func(name string) bool
 }
 
 func (f *rsFlags) register(cmd *cobra.Command) {
-	cmd.Flags().Float64Var(&f.theta, "theta", 0, "quantile theta in (0, 1) (overrides the instance's robust.theta)")
-	cmd.Flags().Float64Var(&f.delta, "delta", 0, "KL budget delta >= 0 (overrides robust.delta)")
-	cmd.Flags().IntVar(&f.bins, "bins", 0, "bins for estimated runtime distributions (overrides robust.bins; default 256)")
+	fs := cmd.Flags()
+	fs.Float64Var(&f.theta, "theta", 0, "rs: quantile theta in (0, 1) (overrides the instance's robust.theta)")
+	fs.Float64Var(&f.delta, "delta", 0, "rs: KL budget delta >= 0 (overrides robust.delta)")
+	fs.IntVar(&f.bins, "bins", 0, "rs: bins for estimated runtime distributions (overrides robust.bins; default 256)")
+	f.set = fs.Changed
+}
+
+// anySet returns the name of an RS flag that was set, if any.
+func (f *rsFlags) anySet() (string, bool) {
+	for _, name := range []string{"theta", "delta", "bins"} {
+		if f.set != nil && f.set(name) {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // params merges the flags that were set with the instance's robust block.
-func (f *rsFlags) params(cmd *cobra.Command, inst *sched.Instance) (rs.Params, error) {
+func (f *rsFlags) params(inst *sched.Instance) (rs.Params, error) {
 	p, ok := rs.ParamsOf(inst)
-	set := cmd.Flags().Changed
-	if set("theta") {
+	if f.set("theta") {
 		p.Theta = f.theta
 	}
-	if set("delta") {
+	if f.set("delta") {
 		p.Delta = f.delta
 	}
-	if set("bins") {
+	if f.set("bins") {
 		p.Bins = f.bins
 	}
-	if !ok && !set("theta") {
+	if !ok && !(f.set("theta") && f.set("delta")) {
 		return p, usageErrf("RS needs theta and delta: add a \"robust\" block to the instance or pass --theta and --delta")
 	}
 	return p, nil
@@ -309,7 +321,7 @@ func runRSDemands(cmd *cobra.Command, s Streams, o *rsDemandsOptions, path strin
 	if err != nil {
 		return usageErrf("%s: %w", name, err)
 	}
-	p, err := o.flags.params(cmd, inst)
+	p, err := o.flags.params(inst)
 	if err != nil {
 		return err
 	}
@@ -322,14 +334,7 @@ func runRSDemands(cmd *cobra.Command, s Streams, o *rsDemandsOptions, path strin
 		out.Bins = rs.DefaultBins
 	}
 	for _, d := range ds {
-		j := rsDemandJSON{ID: d.ID, Nominal: d.Nominal, Eta: d.Eta}
-		if d.HasRuntime() {
-			ref := d.Reference
-			q := d.Estimate.ReferenceQuantile
-			j.Estimator, j.Samples, j.ReferenceQuantile = ref.Estimator, ref.Samples, &q
-			j.KL, j.Bins, j.BinWidth, j.TauMax, j.SupportEdge = d.Estimate.KL, ref.Bins(), ref.Width(), ref.TauMax, d.Estimate.SupportEdge
-		}
-		out.Jobs = append(out.Jobs, j)
+		out.Jobs = append(out.Jobs, demandJSON(d))
 	}
 	allOK := true
 	if o.check {
@@ -385,4 +390,16 @@ func writeRSDemandsTable(w io.Writer, out rsDemandsJSON) {
 		}
 		fmt.Fprintf(w, "checks: %d run, %d failed\n", len(out.Checks), failedChecks)
 	}
+}
+
+// demandJSON is one job's WCDE answer as rs-demands prints it.
+func demandJSON(d rs.JobDemand) rsDemandJSON {
+	j := rsDemandJSON{ID: d.ID, Nominal: d.Nominal, Eta: d.Eta}
+	if d.HasRuntime() {
+		ref := d.Reference
+		q := d.Estimate.ReferenceQuantile
+		j.Estimator, j.Samples, j.ReferenceQuantile = ref.Estimator, ref.Samples, &q
+		j.KL, j.Bins, j.BinWidth, j.TauMax, j.SupportEdge = d.Estimate.KL, ref.Bins(), ref.Width(), ref.TauMax, d.Estimate.SupportEdge
+	}
+	return j
 }

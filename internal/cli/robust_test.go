@@ -164,7 +164,7 @@ func TestRSDemandsJSON(t *testing.T) {
 		}
 	}
 	// Jobs without a runtime keep their demand and have no reference quantile.
-	code, outs, errs := rsRun("rs-demands", "../../testdata/quickstart.json", "--theta", "0.9", "-o", "json")
+	code, outs, errs := rsRun("rs-demands", "../../testdata/quickstart.json", "--theta", "0.9", "--delta", "0", "-o", "json")
 	if code != ExitOK || !strings.Contains(outs, `"eta": 30`) || strings.Contains(outs, "reference_quantile") {
 		t.Errorf("quickstart: exit %d %s\n%s", code, errs, outs)
 	}
@@ -176,7 +176,8 @@ func TestRSDemandsErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"../../testdata/quickstart.json"}, "robust"},
-		{[]string{"../../testdata/instances/two-resources.json", "--theta", "0.9"}, "2 resources"},
+		{[]string{"../../testdata/instances/two-resources.json", "--theta", "0.9", "--delta", "1"}, "2 resources"},
+		{[]string{"../../testdata/quickstart.json", "--theta", "0.9"}, "--delta"},
 		{[]string{"../../testdata/instances/runtime-robust.json", "--theta", "1.5"}, "theta"},
 		{[]string{"../../testdata/instances/runtime-robust.json", "--delta", "-1"}, "delta"},
 		{[]string{"../../testdata/instances/runtime-robust.json", "--bins", "1"}, "bins"},
