@@ -79,8 +79,12 @@
 // a runtime keep their demand; a job's η is at least 1 so that its completion time
 // (constraint (1)) exists. RS is single-resource — RUSH apportions one homogeneous unit,
 // the container (§II, condition 2) — and Demands rejects instances with more than one
-// resource. RobustInstance substitutes the η (extending a defaulted horizon to fit them),
-// and Solve hands it to a TAS Scheduler.
+// resource. RobustInstance substitutes the η (extending a defaulted horizon to fit them).
+// Solve runs the whole of RS: Demands, RobustInstance, TAS on the η by onion peeling
+// (formulations/tas.OnionPeel, §III-B, Alg. 3; or any Scheduler in its place), and the
+// continuous time-slot mapping of the schedule to container queues with the jobs'
+// task_slots (tas.MapToQueues, §III-C, Alg. 4, Theorem 3's bound checked per job).
+// `coraopt solve --formulation rs` is this pipeline; `coraopt rs-demands` prints the η.
 //
 // # Numerics
 //

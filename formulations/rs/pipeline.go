@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/sched"
 )
 
@@ -159,28 +160,47 @@ func RobustInstance(inst *sched.Instance, ds []JobDemand) (*sched.Instance, erro
 	return &out, nil
 }
 
-// Scheduler solves TAS (rush.txt §III-B) on an instance whose demands are the η_i: onion
-// peeling (formulations/tas.OnionPeel) followed by the continuous time-slot mapping
-// (Alg. 4, tas.MapToQueues with the jobs' task_slots).
+// Scheduler solves TAS (rush.txt §III-B) on an instance whose demands are the η_i. The
+// default is onion peeling (tas.OnionPeel); another exact method (the time-indexed MIP)
+// can take its place.
 type Scheduler func(ctx context.Context, inst *sched.Instance) (*sched.Schedule, error)
 
-// Result is RS's answer: the worst-case demands and TAS's schedule on them.
+// Options control Solve. The zero value runs onion peeling with its defaults and maps
+// whole tasks of R_i slots (tas.RoundUpTasks).
+type Options struct {
+	// Peel controls onion peeling.
+	Peel tas.Options
+	// Rounding says how η_i becomes tasks of R_i = task_slots slots for the mapping.
+	Rounding tas.Rounding
+	// Scheduler, when set, replaces onion peeling.
+	Scheduler Scheduler
+}
+
+// Result is RS's answer: the worst-case demands, TAS's schedule on them and its mapping
+// to container queues.
 type Result struct {
 	Params  Params
 	Demands []JobDemand
-	// Instance is the robust instance TAS solved (demands η, horizon possibly extended).
+	// Instance is the robust instance TAS solved (demands η, horizon possibly extended);
+	// check Schedule against it, not against the input.
 	Instance *sched.Instance
 	Schedule *sched.Schedule
+	// Peel is onion peeling's result (levels, layers, statistics); nil when
+	// Options.Scheduler replaced it.
+	Peel *tas.Result
+	// Mapping is Alg. 4's assignment of every job's tasks to container queues, with
+	// Theorem 3's bound T_i + R_i checked per job.
+	Mapping *tas.Mapping
 }
 
-// Solve runs RS (rush.txt §III): WCDE for every job (Demands), then TAS on the η
-// (RobustInstance and the given scheduler). The problem decomposes this way because
-// constraint (3) couples a job's allocation only to its own worst-case quantile
-// (§III-A): Σ_t x_it ≥ max Ω_i^{-1}(θ) = η_i.
-func Solve(ctx context.Context, inst *sched.Instance, p Params, tas Scheduler) (*Result, error) {
-	if tas == nil {
-		return nil, errors.New("rs: no TAS scheduler")
-	}
+// Solve runs RS (rush.txt §III): WCDE for every job (Demands), TAS on the η by onion
+// peeling (§III-B, Alg. 3, formulations/tas), and the continuous time-slot mapping of
+// the schedule to container queues with the jobs' task_slots (§III-C, Alg. 4). The
+// problem decomposes this way because constraint (3) couples a job's allocation only to
+// its own worst-case quantile (§III-A): Σ_t x_it ≥ max Ω_i^{-1}(θ) = η_i.
+//
+// A TAS instance with no feasible schedule gives an error wrapping tas.ErrInfeasible.
+func Solve(ctx context.Context, inst *sched.Instance, p Params, opts Options) (*Result, error) {
 	ds, err := Demands(inst, p)
 	if err != nil {
 		return nil, err
@@ -192,9 +212,21 @@ func Solve(ctx context.Context, inst *sched.Instance, p Params, tas Scheduler) (
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	s, err := tas(ctx, robust)
-	if err != nil {
-		return nil, fmt.Errorf("rs: tas: %w", err)
+	res := &Result{Params: p, Demands: ds, Instance: robust}
+	if opts.Scheduler != nil {
+		if res.Schedule, err = opts.Scheduler(ctx, robust); err != nil {
+			return nil, fmt.Errorf("rs: tas: %w", err)
+		}
+	} else {
+		peel := opts.Peel
+		peel.NoSchedule = false
+		if res.Peel, err = tas.OnionPeel(ctx, robust, peel); err != nil {
+			return nil, fmt.Errorf("rs: tas: %w", err)
+		}
+		res.Schedule = res.Peel.Schedule
 	}
-	return &Result{Params: p, Demands: ds, Instance: robust, Schedule: s}, nil
+	if res.Mapping, err = tas.MapToQueues(robust, res.Schedule, tas.MappingOptions{Resource: 0, Rounding: opts.Rounding}); err != nil {
+		return nil, fmt.Errorf("rs: mapping: %w", err)
+	}
+	return res, nil
 }

@@ -175,7 +175,7 @@ func fakeTAS(seen **sched.Instance) Scheduler {
 func TestSolveHandsEtaToTAS(t *testing.T) {
 	inst := testInstance()
 	var seen *sched.Instance
-	res, err := Solve(context.Background(), inst, Params{Theta: 0.9, Delta: 0.7}, fakeTAS(&seen))
+	res, err := Solve(context.Background(), inst, Params{Theta: 0.9, Delta: 0.7}, Options{Scheduler: fakeTAS(&seen)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,16 +191,13 @@ func TestSolveHandsEtaToTAS(t *testing.T) {
 			t.Errorf("job %s: scheduled %d, eta %d", d.ID, got, d.Eta)
 		}
 	}
-	if _, err := Solve(context.Background(), inst, Params{Theta: 0.9}, nil); err == nil {
-		t.Error("nil scheduler: no error")
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Solve(ctx, inst, Params{Theta: 0.9}, fakeTAS(&seen)); !errors.Is(err, context.Canceled) {
+	if _, err := Solve(ctx, inst, Params{Theta: 0.9}, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err %v", err)
 	}
 	failing := func(context.Context, *sched.Instance) (*sched.Schedule, error) { return nil, errors.New("boom") }
-	if _, err := Solve(context.Background(), inst, Params{Theta: 0.9}, failing); err == nil || !strings.Contains(err.Error(), "tas: boom") {
+	if _, err := Solve(context.Background(), inst, Params{Theta: 0.9}, Options{Scheduler: failing}); err == nil || !strings.Contains(err.Error(), "tas: boom") {
 		t.Errorf("failing TAS: err %v", err)
 	}
 }

@@ -27,24 +27,25 @@ type solveOptions struct {
 	budget      int
 	timeLimit   time.Duration
 	gantt       string
+	rs          rsFlags // --theta, --delta, --bins for --formulation rs
 }
 
 // solveResult is the JSON output of `coraopt solve` when a schedule was found.
 type solveResult struct {
-	Status          string                  `json:"status"`
-	Formulation     string                  `json:"formulation"`
-	Method          string                  `json:"method"`
-	Solver          *string                 `json:"solver"`
-	Exact           bool                    `json:"exact"`
-	Instance        string                  `json:"instance"`
-	Horizon         int                     `json:"horizon"`
-	HorizonSource   string                  `json:"horizon_source"`
-	Jobs            []sched.JobScheduleJSON `json:"jobs"`
-	SortedUtilities []float64               `json:"sorted_utilities"`
-	MinUtility      float64                 `json:"min_utility"`
-	SumUtility      float64                 `json:"sum_utility"`
-	Layers          []solveLayer            `json:"layers"`
-	Verification    solveCheck              `json:"verification"`
+	Status          string       `json:"status"`
+	Formulation     string       `json:"formulation"`
+	Method          string       `json:"method"`
+	Solver          *string      `json:"solver"`
+	Exact           bool         `json:"exact"`
+	Instance        string       `json:"instance"`
+	Horizon         int          `json:"horizon"`
+	HorizonSource   string       `json:"horizon_source"`
+	Jobs            []solveJob   `json:"jobs"`
+	SortedUtilities []float64    `json:"sorted_utilities"`
+	MinUtility      float64      `json:"min_utility"`
+	SumUtility      float64      `json:"sum_utility"`
+	Layers          []solveLayer `json:"layers"`
+	Verification    solveCheck   `json:"verification"`
 	// Details says how the method got there (onion: engine, feasibility tests, stalls).
 	Details any `json:"details,omitempty"`
 }
@@ -78,6 +79,22 @@ type solved struct {
 	exact    bool
 	layers   []solveLayer
 	details  any
+	// A formulation that solves a derived instance (rs: demands η) returns it here; the
+	// output and the self-check then use it. decorate adds a formulation's per-job fields;
+	// checked and problems extend the self-check.
+	instance *sched.Instance
+	decorate func(j int, out *solveJob)
+	checked  string
+	problems []string
+}
+
+// solveJob is one job of the output: its schedule, and what a formulation adds.
+type solveJob struct {
+	sched.JobScheduleJSON
+	// rs: the worst-case demand η scheduled (container-slots), and the reference
+	// θ-quantile; absent for jobs without a runtime.
+	Eta               *int64 `json:"eta,omitempty"`
+	ReferenceQuantile *int64 `json:"reference_quantile,omitempty"`
 }
 
 // errNoSchedule marks an instance without any feasible schedule (exit 1).
@@ -95,12 +112,14 @@ func formulationFor(name string) (formulationSolver, bool) {
 	switch name {
 	case "tas":
 		return solveTAS, true
+	case "rs":
+		return solveRS, true
 	}
 	return nil, false
 }
 
 // formulationNames lists the formulations this binary solves.
-const formulationNames = "tas"
+const formulationNames = "tas, rs"
 
 func newSolveCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &solveOptions{g: g}
@@ -119,9 +138,16 @@ Formulation (--formulation):
         horizon, and the sorted vector of utilities U_i(completion slot) is maximized
         lexicographically — the worst-off job first, then the next, and so on.
         Release times and max_parallel caps are honoured.
+  rs    RUSH's robust scheduling (rush.txt §III): each job with a "runtime" needs its
+        worst-case demand eta, the largest theta-quantile of any distribution within KL
+        divergence delta of its reference runtime distribution (REM closed form, Alg. 1;
+        bisection, Alg. 2); then tas on the eta, then Alg. 4's mapping to container
+        queues. theta, delta and bins come from the instance's "robust" block or
+        --theta, --delta, --bins. Single-resource instances only. The output adds
+        jobs[].eta and jobs[].reference_quantile; the self-check is against the eta.
 
 Methods (--method):
-  auto   onion for tas.
+  auto   onion for tas and rs.
   onion  Onion peeling (rush.txt Alg. 3, made exact): find the highest utility level all
          jobs can reach together, fix the jobs that cannot rise above it, repeat. Levels
          are searched among the utility values themselves, so the answer is exact; when
@@ -159,6 +185,7 @@ printed as "path: message").`,
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
+	o.rs.register(cmd)
 	return cmd
 }
 
@@ -173,6 +200,9 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	}
 	if o.budget < 0 {
 		return usageErrf("--budget %d: must not be negative", o.budget)
+	}
+	if name, ok := o.rs.anySet(); ok && o.formulation != "rs" {
+		return usageErrf("--%s applies to --formulation rs", name)
 	}
 	if o.timeLimit < 0 {
 		return usageErrf("--time-limit %v: must not be negative", o.timeLimit)
@@ -200,13 +230,29 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	case err != nil:
 		return err
 	}
+	if res.instance != nil {
+		in = res.instance
+	}
 	out := solveResult{
 		Status: "optimal", Formulation: o.formulation, Method: res.method, Solver: res.solver, Exact: res.exact,
 		Instance: in.Name, Horizon: in.Horizon, HorizonSource: in.HorizonSource,
 		Layers: res.layers, Verification: checkSchedule(in, res.schedule), Details: res.details,
 	}
+	if res.checked != "" {
+		out.Verification.Checked += "; " + res.checked
+	}
+	if len(res.problems) > 0 {
+		out.Verification.OK, out.Verification.Problems = false, append(out.Verification.Problems, res.problems...)
+	}
 	js := res.schedule.JSON(in)
-	out.Jobs, out.SortedUtilities, out.MinUtility, out.SumUtility = js.Jobs, js.SortedUtilities, js.MinUtility, js.SumUtility
+	out.SortedUtilities, out.MinUtility, out.SumUtility = js.SortedUtilities, js.MinUtility, js.SumUtility
+	out.Jobs = make([]solveJob, len(js.Jobs))
+	for j := range js.Jobs {
+		out.Jobs[j].JobScheduleJSON = js.Jobs[j]
+		if res.decorate != nil {
+			res.decorate(j, &out.Jobs[j])
+		}
+	}
 	if output == "json" {
 		if err := writeJSON(s.Out, out); err != nil {
 			return fmt.Errorf("solve: %w", err)
