@@ -123,6 +123,8 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newSolveCmd(s, g),
 		newLPCmd(s, g),
 		newExportCmd(s, g),
+		newRSCoverageCmd(s, g),
+		newRSDemandsCmd(s, g),
 	)
 	return root
 }

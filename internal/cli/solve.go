@@ -30,24 +30,25 @@ type solveOptions struct {
 	timeLimit   time.Duration
 	gantt       string
 	cora        coraOptions
+	rs          rsFlags // --theta, --delta, --bins for --formulation rs
 }
 
 // solveResult is the JSON output of `coraopt solve` when a schedule was found.
 type solveResult struct {
-	Status          string                  `json:"status"`
-	Formulation     string                  `json:"formulation"`
-	Method          string                  `json:"method"`
-	Solver          *string                 `json:"solver"`
-	Exact           bool                    `json:"exact"`
-	Instance        string                  `json:"instance"`
-	Horizon         int                     `json:"horizon"`
-	HorizonSource   string                  `json:"horizon_source"`
-	Jobs            []sched.JobScheduleJSON `json:"jobs"`
-	SortedUtilities []float64               `json:"sorted_utilities"`
-	MinUtility      float64                 `json:"min_utility"`
-	SumUtility      float64                 `json:"sum_utility"`
-	Layers          []solveLayer            `json:"layers"`
-	Verification    solveCheck              `json:"verification"`
+	Status          string       `json:"status"`
+	Formulation     string       `json:"formulation"`
+	Method          string       `json:"method"`
+	Solver          *string      `json:"solver"`
+	Exact           bool         `json:"exact"`
+	Instance        string       `json:"instance"`
+	Horizon         int          `json:"horizon"`
+	HorizonSource   string       `json:"horizon_source"`
+	Jobs            []solveJob   `json:"jobs"`
+	SortedUtilities []float64    `json:"sorted_utilities"`
+	MinUtility      float64      `json:"min_utility"`
+	SumUtility      float64      `json:"sum_utility"`
+	Layers          []solveLayer `json:"layers"`
+	Verification    solveCheck   `json:"verification"`
 	// Details says how the method got there (onion: engine, feasibility tests, stalls).
 	Details any `json:"details,omitempty"`
 	// The CORA formulations add objective, k, scale, warnings and fractional.
@@ -85,6 +86,22 @@ type solved struct {
 	details  any
 	cora     *coraOutput
 	fail     error // reported after the output (exit 1), e.g. a fractional LP solution
+	// A formulation that solves a derived instance (rs: demands η) returns it here; the
+	// output and the self-check then use it. decorate adds a formulation's per-job fields;
+	// checked and problems extend the self-check.
+	instance *sched.Instance
+	decorate func(j int, out *solveJob)
+	checked  string
+	problems []string
+}
+
+// solveJob is one job of the output: its schedule, and what a formulation adds.
+type solveJob struct {
+	sched.JobScheduleJSON
+	// rs: the worst-case demand η scheduled (container-slots), and the reference
+	// θ-quantile; absent for jobs without a runtime.
+	Eta               *int64 `json:"eta,omitempty"`
+	ReferenceQuantile *int64 `json:"reference_quantile,omitempty"`
 }
 
 // errNoSchedule marks an instance without any feasible schedule (exit 1).
@@ -108,12 +125,14 @@ func formulationFor(name string) (formulationSolver, bool) {
 		return solveCORALinearized, true
 	case "cora":
 		return solveCORAExact, true
+	case "rs":
+		return solveRS, true
 	}
 	return nil, false
 }
 
 // formulationNames lists the formulations this binary solves.
-const formulationNames = "tas, cora, cora-final, cora-linearized"
+const formulationNames = "tas, rs, cora, cora-final, cora-linearized"
 
 func newSolveCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &solveOptions{g: g}
@@ -147,8 +166,17 @@ Formulation (--formulation):
         Linearized-CORA (cora.txt §II-B3): FINAL with one λ per unit of capacity;
         the same LP optimum (Lemma 3), refused when large.
 
+  rs    RUSH's robust scheduling (rush.txt §III): each job with a "runtime" needs its
+        worst-case demand eta, the largest theta-quantile of any distribution within KL
+        divergence delta of its reference runtime distribution (REM closed form, Alg. 1;
+        bisection, Alg. 2); then tas on the eta, then Alg. 4's mapping to container
+        queues. theta, delta and bins come from the instance's "robust" block or
+        --theta, --delta, --bins. Single-resource instances only. The output adds
+        jobs[].eta and jobs[].reference_quantile; the self-check is against the eta.
+
+
 Methods (--method):
-  auto   onion for tas and cora, lp for cora-final and cora-linearized.
+  auto   onion for tas, rs and cora, lp for cora-final and cora-linearized.
   onion  Onion peeling (rush.txt Alg. 3, made exact): find the highest utility level all
          jobs can reach together, fix the jobs that cannot rise above it, repeat. Levels
          are searched among the utility values themselves, so the answer is exact; when
@@ -194,6 +222,7 @@ printed as "path: message").`,
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
 	addCORAFlags(f, &o.cora)
+	o.rs.register(cmd)
 	return cmd
 }
 
@@ -208,6 +237,9 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	}
 	if o.budget < 0 {
 		return usageErrf("--budget %d: must not be negative", o.budget)
+	}
+	if name, ok := o.rs.anySet(); ok && o.formulation != "rs" {
+		return usageErrf("--%s applies to --formulation rs", name)
 	}
 	if o.timeLimit < 0 {
 		return usageErrf("--time-limit %v: must not be negative", o.timeLimit)
@@ -235,6 +267,9 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	case err != nil:
 		return err
 	}
+	if res.instance != nil {
+		in = res.instance
+	}
 	out := solveResult{
 		Status: "optimal", Formulation: o.formulation, Method: res.method, Solver: res.solver, Exact: res.exact,
 		Instance: in.Name, Horizon: in.Horizon, HorizonSource: in.HorizonSource,
@@ -246,8 +281,21 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 			fmt.Fprintf(s.Err, "coraopt: warning: %s\n", w)
 		}
 	}
+	if res.checked != "" {
+		out.Verification.Checked += "; " + res.checked
+	}
+	if len(res.problems) > 0 {
+		out.Verification.OK, out.Verification.Problems = false, append(out.Verification.Problems, res.problems...)
+	}
 	js := res.schedule.JSON(in)
-	out.Jobs, out.SortedUtilities, out.MinUtility, out.SumUtility = js.Jobs, js.SortedUtilities, js.MinUtility, js.SumUtility
+	out.SortedUtilities, out.MinUtility, out.SumUtility = js.SortedUtilities, js.MinUtility, js.SumUtility
+	out.Jobs = make([]solveJob, len(js.Jobs))
+	for j := range js.Jobs {
+		out.Jobs[j].JobScheduleJSON = js.Jobs[j]
+		if res.decorate != nil {
+			res.decorate(j, &out.Jobs[j])
+		}
+	}
 	if output == "json" {
 		if err := writeJSON(s.Out, out); err != nil {
 			return fmt.Errorf("solve: %w", err)
