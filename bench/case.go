@@ -114,8 +114,9 @@ type Case struct {
 // Backend is a solver backend the harness may run: a registry entry with what it
 // solves.
 type Backend struct {
-	Name string
-	Caps solvers.Capabilities
+	Name    string
+	Version string
+	Caps    solvers.Capabilities
 	// New makes a fresh solver for one run (the harness never reuses one across runs).
 	New func() (solvers.Solver, error)
 	// TimeoutNote is added to a row that hit the time limit (e.g. that the backend keeps
@@ -167,7 +168,7 @@ func RegistryBackends(names []string) ([]Backend, error) {
 		}
 		b := Backend{Name: name, New: func() (solvers.Solver, error) { return solvers.Get(name) }}
 		if d, ok := s.(solvers.Describer); ok {
-			b.Caps = d.Capabilities()
+			b.Caps, b.Version = d.Capabilities(), d.Version()
 		} else {
 			b.Caps = solvers.Capabilities{LP: true}
 		}

@@ -70,6 +70,7 @@ type secondsJSON struct {
 }
 
 type summaryJSON struct {
+	Family     string   `json:"family"`
 	Class      Class    `json:"class"`
 	Solver     string   `json:"solver"`
 	Solved     int      `json:"solved"`
@@ -134,7 +135,7 @@ func WriteJSON(w io.Writer, meta Meta, rep *Report, scaling []Scaling) error {
 		doc.Rows = append(doc.Rows, toRowJSON(r))
 	}
 	for _, s := range rep.Summary {
-		sj := summaryJSON{Class: s.Class, Solver: s.Solver, Solved: s.Solved, Attempted: s.Attempted,
+		sj := summaryJSON{Family: s.Family, Class: s.Class, Solver: s.Solver, Solved: s.Solved, Attempted: s.Attempted,
 			Instances: s.Instances, Relative: finite(s.Relative)}
 		if s.Instances > 0 {
 			sj.SGMSeconds = finite(s.SGM.Seconds())
@@ -235,11 +236,11 @@ func WriteTable(w io.Writer, meta Meta, rep *Report, scaling []Scaling) error {
 		if meta.Settings.TimeLimitSeconds > 0 {
 			limit = fmt.Sprintf("the time limit %gs", meta.Settings.TimeLimitSeconds)
 		}
-		fmt.Fprintf(w, "\nSummary: shifted geometric mean of the median times (shift %gs) over the instances every\nsolver of the class attempted, relative to the best; an unsolved instance is charged %s.\n",
+		fmt.Fprintf(w, "\nSummary per family and class: shifted geometric mean of the median times (shift %gs) over\nthe instances every solver of the group attempted, relative to the best; an unsolved instance\nis charged %s.\n",
 			meta.Settings.ShiftSeconds, limit)
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		line = func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
-		line("CLASS", "SOLVER", "SOLVED", "ATTEMPTED", "INSTANCES", "SGM(s)", "RELATIVE")
+		line("FAMILY", "CLASS", "SOLVER", "SOLVED", "ATTEMPTED", "INSTANCES", "SGM(s)", "RELATIVE")
 		for _, s := range rep.Summary {
 			sgm, rel := "-", "-"
 			if s.Instances > 0 {
@@ -248,7 +249,7 @@ func WriteTable(w io.Writer, meta Meta, rep *Report, scaling []Scaling) error {
 			if !math.IsNaN(s.Relative) {
 				rel = fmt.Sprintf("%.2f", s.Relative)
 			}
-			line(string(s.Class), s.Solver, strconv.Itoa(s.Solved), strconv.Itoa(s.Attempted), strconv.Itoa(s.Instances), sgm, rel)
+			line(s.Family, string(s.Class), s.Solver, strconv.Itoa(s.Solved), strconv.Itoa(s.Attempted), strconv.Itoa(s.Instances), sgm, rel)
 		}
 		if err := tw.Flush(); err != nil {
 			return fmt.Errorf("bench: writing the table: %w", err)

@@ -353,6 +353,9 @@ func judge(rows []Row, ref *Reference) {
 	}
 	for i := range rows {
 		r := &rows[i]
+		if r.Solver == "-" {
+			continue // the case did not run: nothing was answered
+		}
 		if !conclusive(r.Status) {
 			r.Agree = boolPtr(false)
 			continue

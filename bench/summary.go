@@ -6,61 +6,73 @@ import (
 	"time"
 )
 
-// Summary compares one solver with the others of a class, as Mittelmann's benchmarks
-// do: the shifted geometric mean of its times over the instances every solver of the
-// class attempted, relative to the best solver's.
+// Summary compares one solver with the others of a group — a family of instances
+// and a problem class, such as the Netlib LPs or the max-min TAS MIPs — as Mittelmann's
+// benchmarks do: the shifted geometric mean of its times over the instances of the
+// group every solver of the group attempted, relative to the best solver's.
 type Summary struct {
+	Family string
 	Class  Class
 	Solver string
-	// Attempted and Solved count the solver's rows in the class and those it solved
+	// Attempted and Solved count the solver's rows in the group and those it solved
 	// (conclusive and in agreement).
 	Attempted, Solved int
-	// Instances is the number of instances in the comparison: those of the class that
-	// every solver of the class attempted.
+	// Instances is the number of instances in the comparison: those of the group that
+	// every solver of the group attempted.
 	Instances int
 	// SGM is the shifted geometric mean of the times over those instances, an unsolved
 	// one charged the time limit (or its own time when there is no limit, or when it ran
 	// longer); 0 when Instances is 0.
 	SGM time.Duration
-	// Relative is SGM over the smallest SGM of the class (1 for the best); NaN when the
-	// class has no comparison.
+	// Relative is SGM over the smallest SGM of the group (1 for the best); NaN when the
+	// group has no comparison.
 	Relative float64
 }
 
-// Summarize computes the per-class, per-solver summary of rows (see Summary). Classes
+type group struct {
+	family string
+	class  Class
+}
+
+// Summarize computes the per-group, per-solver summary of rows (see Summary). Groups
 // and solvers appear in the order of their first row. Rows of cases that failed to
-// prepare (solver "-") are left out.
+// prepare or had no solver (solver "-") are left out.
 func Summarize(rows []Row, timeLimit, shift time.Duration) []Summary {
 	if shift == 0 {
 		shift = DefaultShift
 	}
-	var classes []Class
-	solversOf := map[Class][]string{}
-	instancesOf := map[Class][]string{}
-	byKey := map[[3]string]*Row{} // class, instance, solver
+	type key struct {
+		g                group
+		instance, solver string
+	}
+	var groups []group
+	solversOf := map[group][]string{}
+	instancesOf := map[group][]string{}
+	byKey := map[key]*Row{}
 	for i := range rows {
 		r := &rows[i]
 		if r.Solver == "-" {
 			continue
 		}
-		if !slices.Contains(classes, r.Class) {
-			classes = append(classes, r.Class)
+		g := group{r.Family, r.Class}
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
 		}
-		if !slices.Contains(solversOf[r.Class], r.Solver) {
-			solversOf[r.Class] = append(solversOf[r.Class], r.Solver)
+		if !slices.Contains(solversOf[g], r.Solver) {
+			solversOf[g] = append(solversOf[g], r.Solver)
 		}
-		if !slices.Contains(instancesOf[r.Class], r.Instance) {
-			instancesOf[r.Class] = append(instancesOf[r.Class], r.Instance)
+		if !slices.Contains(instancesOf[g], r.Instance) {
+			instancesOf[g] = append(instancesOf[g], r.Instance)
 		}
-		byKey[[3]string{string(r.Class), r.Instance, r.Solver}] = r
+		byKey[key{g, r.Instance, r.Solver}] = r
 	}
 	var out []Summary
-	for _, c := range classes {
+	for _, g := range groups {
 		var common []string
-		for _, inst := range instancesOf[c] {
+		for _, inst := range instancesOf[g] {
 			all := true
-			for _, s := range solversOf[c] {
-				if byKey[[3]string{string(c), inst, s}] == nil {
+			for _, s := range solversOf[g] {
+				if byKey[key{g, inst, s}] == nil {
 					all = false
 					break
 				}
@@ -71,10 +83,10 @@ func Summarize(rows []Row, timeLimit, shift time.Duration) []Summary {
 		}
 		first := len(out)
 		best := time.Duration(-1)
-		for _, s := range solversOf[c] {
-			sum := Summary{Class: c, Solver: s, Instances: len(common), Relative: math.NaN()}
-			for _, inst := range instancesOf[c] {
-				if r := byKey[[3]string{string(c), inst, s}]; r != nil {
+		for _, s := range solversOf[g] {
+			sum := Summary{Family: g.family, Class: g.class, Solver: s, Instances: len(common), Relative: math.NaN()}
+			for _, inst := range instancesOf[g] {
+				if r := byKey[key{g, inst, s}]; r != nil {
 					sum.Attempted++
 					if r.Solved {
 						sum.Solved++
@@ -84,7 +96,7 @@ func Summarize(rows []Row, timeLimit, shift time.Duration) []Summary {
 			if len(common) > 0 {
 				times := make([]time.Duration, len(common))
 				for i, inst := range common {
-					times[i] = charged(byKey[[3]string{string(c), inst, s}], timeLimit)
+					times[i] = charged(byKey[key{g, inst, s}], timeLimit)
 				}
 				sum.SGM = ShiftedGeoMean(times, shift)
 				if best < 0 || sum.SGM < best {

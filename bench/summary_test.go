@@ -8,7 +8,7 @@ import (
 
 func TestSummarize(t *testing.T) {
 	solved := func(class Class, inst, solver string, med time.Duration) Row {
-		return Row{Class: class, Instance: inst, Solver: solver, Status: "optimal", Solved: true, Wall: Spread{Median: med}}
+		return Row{Family: "f", Class: class, Instance: inst, Solver: solver, Status: "optimal", Solved: true, Wall: Spread{Median: med}}
 	}
 	unsolved := func(class Class, inst, solver string, med time.Duration) Row {
 		r := solved(class, inst, solver, med)
@@ -26,10 +26,13 @@ func TestSummarize(t *testing.T) {
 		solved(MIP, "m1", "x", ms(100)), solved(MIP, "m1", "y", ms(100)),
 		solved(MIP, "m2", "x", ms(300)), unsolved(MIP, "m2", "y", ms(2)),
 		// A case that failed to prepare is left out.
-		{Class: MIP, Instance: "broken", Solver: "-", Status: "error"},
+		{Family: "f", Class: MIP, Instance: "broken", Solver: "-", Status: "error"},
+		// Another family is another group, even in the same class.
+		{Family: "g", Class: MIP, Instance: "m1", Solver: "z", Status: "optimal", Solved: true, Wall: Spread{Median: ms(1)}},
 	}
 	got := Summarize(rows, limit, 0)
 	type key struct {
+		family string
 		class  Class
 		solver string
 	}
@@ -37,18 +40,19 @@ func TestSummarize(t *testing.T) {
 		attempted, solved, instances int
 		sgm                          float64 // seconds
 	}{
-		{LP, "a"}:  {2, 2, 1, 0.010},
-		{LP, "b"}:  {2, 1, 1, 0.030},
-		{LP, "c"}:  {1, 1, 1, 0.090},
-		{MIP, "x"}: {2, 2, 2, math.Sqrt(0.11*0.31) - 0.01},
-		{MIP, "y"}: {2, 1, 2, math.Sqrt(0.11*1.01) - 0.01},
+		{"f", LP, "a"}:  {2, 2, 1, 0.010},
+		{"f", LP, "b"}:  {2, 1, 1, 0.030},
+		{"f", LP, "c"}:  {1, 1, 1, 0.090},
+		{"f", MIP, "x"}: {2, 2, 2, math.Sqrt(0.11*0.31) - 0.01},
+		{"f", MIP, "y"}: {2, 1, 2, math.Sqrt(0.11*1.01) - 0.01},
+		{"g", MIP, "z"}: {1, 1, 1, 0.001},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("%d summaries, want %d: %+v", len(got), len(want), got)
 	}
-	order := []key{{LP, "a"}, {LP, "b"}, {LP, "c"}, {MIP, "x"}, {MIP, "y"}}
+	order := []key{{"f", LP, "a"}, {"f", LP, "b"}, {"f", LP, "c"}, {"f", MIP, "x"}, {"f", MIP, "y"}, {"g", MIP, "z"}}
 	for i, s := range got {
-		k := key{s.Class, s.Solver}
+		k := key{s.Family, s.Class, s.Solver}
 		if k != order[i] {
 			t.Errorf("summary %d is %v, want %v", i, k, order[i])
 		}
@@ -59,10 +63,10 @@ func TestSummarize(t *testing.T) {
 		}
 	}
 	// Relative to the best of the class.
-	rel := map[key]float64{{LP, "a"}: 1, {LP, "b"}: 3, {LP, "c"}: 9, {MIP, "x"}: 1,
-		{MIP, "y"}: (math.Sqrt(0.11*1.01) - 0.01) / (math.Sqrt(0.11*0.31) - 0.01)}
+	rel := map[key]float64{{"f", LP, "a"}: 1, {"f", LP, "b"}: 3, {"f", LP, "c"}: 9, {"f", MIP, "x"}: 1,
+		{"f", MIP, "y"}: (math.Sqrt(0.11*1.01) - 0.01) / (math.Sqrt(0.11*0.31) - 0.01), {"g", MIP, "z"}: 1}
 	for _, s := range got {
-		if w := rel[key{s.Class, s.Solver}]; math.Abs(s.Relative-w) > 1e-6 {
+		if w := rel[key{s.Family, s.Class, s.Solver}]; math.Abs(s.Relative-w) > 1e-6 {
 			t.Errorf("%s/%s: relative %.6f, want %.6f", s.Class, s.Solver, s.Relative, w)
 		}
 	}
