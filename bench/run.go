@@ -65,6 +65,9 @@ type Row struct {
 	Ratio   float64
 	Fastest bool
 	Note    string
+	// Abandoned is set when the run hit the time limit on a backend that cannot be
+	// stopped (Backend.TimeoutNote): it keeps a core busy for what runs after it.
+	Abandoned bool
 }
 
 // Report is the outcome of Run.
@@ -80,6 +83,8 @@ type Report struct {
 	// Disagreements counts rows whose conclusive answer disagrees with the reference or
 	// with another solver's.
 	Disagreements int
+	// Abandoned counts runs left computing in the background (Row.Abandoned).
+	Abandoned int
 }
 
 // Run runs every case with every backend that solves its class and with the case's own
@@ -119,6 +124,9 @@ func Run(ctx context.Context, cases []Case, cfg Config) *Report {
 	for _, r := range rep.Rows {
 		if r.Agree != nil && !*r.Agree && conclusive(r.Status) {
 			rep.Disagreements++
+		}
+		if r.Abandoned {
+			rep.Abandoned++
 		}
 	}
 	rep.Summary = Summarize(rep.Rows, cfg.TimeLimit, cfg.Shift)
@@ -280,6 +288,7 @@ func measure(ctx context.Context, rn runner, cfg Config, r *Row) bool {
 	}
 	if r.Status == solvers.TimeLimit.String() && rn.timeoutNote != "" {
 		r.Note = joinNote(r.Note, rn.timeoutNote)
+		r.Abandoned = true
 	}
 	r.Wall, r.CPU = SpreadOf(r.Times), SpreadOf(cpus)
 	return true

@@ -140,8 +140,8 @@ func TestRunTimeoutNote(t *testing.T) {
 	b := fakeBackend("lazy", lpOnly, s)
 	b.TimeoutNote = "keeps running"
 	rep := Run(context.Background(), []Case{fixedCase("lp", LP, &Instance{Problem: tinyLP()})}, Config{Backends: []Backend{b}, Clock: clk})
-	if got := rep.Rows[0].Note; got != "keeps running" {
-		t.Errorf("note %q", got)
+	if got := rep.Rows[0].Note; got != "keeps running" || !rep.Rows[0].Abandoned || rep.Abandoned != 1 {
+		t.Errorf("note %q, abandoned %v, report %d", got, rep.Rows[0].Abandoned, rep.Abandoned)
 	}
 }
 

@@ -216,6 +216,9 @@ func runBench(ctx context.Context, s Streams, o *benchOptions, suiteSet bool) er
 	if err != nil {
 		return failed(err)
 	}
+	if rep.Abandoned > 0 {
+		fmt.Fprintf(s.Err, "coraopt: warning: %d run(s) hit the time limit in a backend that cannot be stopped and kept computing in the background; the times measured after the first of them are inflated (leave that backend out of --solvers for clean numbers)\n", rep.Abandoned)
+	}
 	switch {
 	case rep.Interrupted:
 		return failed(fmt.Errorf("bench: interrupted: %d of %d instances finished", rep.Finished, rep.Cases))

@@ -275,6 +275,14 @@ func (wrongSolver) Solve(ctx context.Context, p *model.Problem, _ solvers.Option
 	return &solvers.Solution{Status: solvers.Optimal, Objective: 12}, nil
 }
 
+// stuckSolver always stops at the time limit.
+type stuckSolver struct{}
+
+func (stuckSolver) Name() string { return "stuck" }
+func (stuckSolver) Solve(ctx context.Context, p *model.Problem, _ solvers.Options) (*solvers.Solution, error) {
+	return &solvers.Solution{Status: solvers.TimeLimit}, nil
+}
+
 // cancellingSolver cancels the run's context on its second solve, as Ctrl-C would.
 type cancellingSolver struct {
 	cancel context.CancelFunc
@@ -325,6 +333,8 @@ func TestBenchExitCodes(t *testing.T) {
 	}
 	wrong := withBackends(bench.Backend{Name: "wrong", Caps: solvers.Capabilities{LP: true},
 		New: func() (solvers.Solver, error) { return wrongSolver{}, nil }})
+	stuck := withBackends(bench.Backend{Name: "stuck", Caps: solvers.Capabilities{LP: true}, TimeoutNote: "runs on",
+		New: func() (solvers.Solver, error) { return stuckSolver{}, nil }})
 	cases := []struct {
 		name   string
 		inject func(*benchOptions)
@@ -334,6 +344,7 @@ func TestBenchExitCodes(t *testing.T) {
 	}{
 		{"success", nil, []string{"--instances", benchTiny, "--cases", "two-var", "--solvers", "qp"}, 0, ""},
 		{"disagreement", wrong, []string{"--instances", benchTiny, "--cases", "two-var", "--solvers", "qp,wrong", "-o", "json"}, 1, "disagree"},
+		{"time-out in a backend that cannot stop", stuck, []string{"--instances", benchTiny, "--cases", "two-var", "--solvers", "stuck,qp"}, 0, "kept computing in the background"},
 		{"bad output", nil, []string{"--instances", benchTiny, "-o", "yaml"}, 2, "--output"},
 		{"bad suite", nil, []string{"--suite", "bogus"}, 2, "--suite"},
 		{"unknown solver", nil, []string{"--instances", benchTiny, "--solvers", "nosuch"}, 2, "nosuch"},
