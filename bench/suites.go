@@ -302,20 +302,48 @@ func ScalingSizes(from, to int) []Dims {
 }
 
 func onionCase(n, T int, seed uint64) Case {
-	return Case{Name: fmt.Sprintf("onion/N=%d,T=%d", n, T), Family: "onion", Class: FastPath, N: n,
+	return onionFamilyCase("onion", n, T, seed, false)
+}
+
+// onionFamilyCase is onion peeling without the schedule on a sigmoid instance; with
+// releases, jobs are released in slots 1–3 (j mod 3), which makes OnionPeel use its
+// layered engine (rush.txt Alg. 3, one exact bisection per layer with the EDF
+// feasibility test) instead of the backward sweep.
+func onionFamilyCase(family string, n, T int, seed uint64, releases bool) Case {
+	return Case{Name: fmt.Sprintf("%s/N=%d,T=%d", family, n, T), Family: family, Class: FastPath, N: n,
 		Prepare: func(context.Context) (*Instance, error) {
 			in, err := sigmoidInstance(n, T, seed)
 			if err != nil {
 				return nil, err
 			}
-			return &Instance{Size: Size{Jobs: n, Slots: T}, Methods: []Method{{Name: "onion", Run: func(ctx context.Context) (Outcome, error) {
+			if releases {
+				for j := range in.Jobs {
+					in.Jobs[j].Release = 1 + j%3
+				}
+			}
+			return &Instance{Size: Size{Jobs: n, Slots: T}, Methods: []Method{{Name: family, Run: func(ctx context.Context) (Outcome, error) {
 				res, err := tas.OnionPeel(ctx, in, tas.Options{NoSchedule: true})
 				if err != nil {
 					return Outcome{}, err
 				}
-				return peelOutcome(res), nil
+				o := peelOutcome(res)
+				o.Note = joinNote(o.Note, "engine "+res.Stats.Engine)
+				return o, nil
 			}}}}, nil
 		}}
+}
+
+// ScalingSuite is the scaling report's series: onion peeling (the sweep) and WCDE's
+// bisection and scan at each of sizes, and onion peeling's layered engine
+// (onion-layered: the same instances with release times) at each of layeredSizes — it
+// costs a bisection per layer, and there are about as many layers as jobs, so it gets a
+// smaller range.
+func ScalingSuite(sizes, layeredSizes []Dims, seed uint64) []Case {
+	out := FastpathsSuite(sizes, seed, []string{"onion"})
+	for _, d := range layeredSizes {
+		out = append(out, onionFamilyCase("onion-layered", d.Jobs, cmpOr(d.Slots, onionSlots), seed, true))
+	}
+	return append(out, FastpathsSuite(sizes, seed, []string{"wcde"})...)
 }
 
 func wcdeCase(n, bins int, seed uint64) Case {

@@ -79,6 +79,10 @@ func TestSuiteNames(t *testing.T) {
 		"onion/N=100,T=1000 wcde/N=100,bins=1000 mapping/N=100,T=100"; got != want {
 		t.Errorf("fastpaths: %s\nwant %s", got, want)
 	}
+	if got, want := names(ScalingSuite([]Dims{{100, 0}, {200, 0}}, []Dims{{10, 0}}, 1)),
+		"onion/N=100,T=1000 onion/N=200,T=1000 onion-layered/N=10,T=1000 wcde/N=100,bins=1000 wcde/N=200,bins=1000"; got != want {
+		t.Errorf("scaling: %s\nwant %s", got, want)
+	}
 	if got := ScalingSizes(1000, 8000); !reflect.DeepEqual(got, []Dims{{1000, 0}, {2000, 0}, {4000, 0}, {8000, 0}}) {
 		t.Errorf("ScalingSizes: %v", got)
 	}
@@ -139,6 +143,9 @@ func TestFastpathsSmall(t *testing.T) {
 		if r := got[s]; r.Agree == nil || !*r.Agree || r.Objective < 300 {
 			t.Errorf("%s: %+v", s, r)
 		}
+	}
+	if r := got["onion"]; !strings.Contains(r.Note, "engine sweep") {
+		t.Errorf("onion ran with %q, want the sweep", r.Note)
 	}
 	if r := got["mapping"]; r.Status != StatusDone || r.Metrics["late"] != 0 || r.Objective < 1 {
 		t.Errorf("mapping: %+v", r)
@@ -230,5 +237,15 @@ func TestRegistryBackends(t *testing.T) {
 				t.Errorf("%s: %v, want ErrNotCompiled", name, err)
 			}
 		}
+	}
+}
+
+// TestScalingLayered checks that the onion-layered family (release times) runs the
+// layered engine, exactly, and reports its layers.
+func TestScalingLayered(t *testing.T) {
+	rep := Run(context.Background(), ScalingSuite(nil, []Dims{{40, 200}}, 1)[len(DefaultFastpathSizes):][:1], Config{})
+	r := rep.Rows[0]
+	if r.Family != "onion-layered" || r.Status != "optimal" || !strings.Contains(r.Note, "engine layers") || r.Metrics["layers"] < 1 {
+		t.Errorf("%+v", r)
 	}
 }

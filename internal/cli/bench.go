@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -40,10 +41,14 @@ type benchOptions struct {
 	env      func() bench.Environment
 }
 
-// Default range of the scaling report: 1,000 to 64,000 jobs, doubling.
+// Default ranges of the scaling report, doubling: 1,000 to 64,000 jobs for onion
+// peeling's sweep and WCDE, 64 to 1,024 for the layered engine (a bisection per layer,
+// about one layer per job).
 const (
 	scalingFrom = 1000
 	scalingTo   = 64000
+	layeredFrom = 64
+	layeredTo   = 1024
 )
 
 func newBenchCmd(s Streams, g *globalOptions) *cobra.Command {
@@ -91,8 +96,10 @@ unsolved instance charged the time limit, over the instances every solver of the
 attempted, relative to the best solver.
 
 --scaling (with --suite fastpaths) times onion peeling and WCDE over a doubling series of
-job counts (1000 to 64000, or --sizes) and fits time ∝ N^k by least squares on the
-log-log scale, printing k and R² (for onion peeling also per layer).
+job counts (1000 to 64000, or --sizes), and onion peeling's layered engine (rush.txt
+Alg. 3, on the same instances with release times, which the sweep does not take) over
+64 to 1024 jobs, and fits time ∝ N^k by least squares on the log-log scale, printing k
+and R² (for onion peeling also per layer).
 
 Output (-o): table (default on a terminal), json (default otherwise) or csv (the rows
 only). A progress bar goes to standard error when it is a terminal (--progress forces
@@ -288,13 +295,15 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 		st.suite, st.seeded = "fastpaths", true
 		if o.scaling {
 			st.suite = "fastpaths-scaling"
+			layered := sizes
 			if sizes == nil {
 				sizes = bench.ScalingSizes(scalingFrom, scalingTo)
-				for _, d := range sizes {
+				layered = bench.ScalingSizes(layeredFrom, layeredTo)
+				for _, d := range append(slices.Clone(sizes), layered...) {
 					st.sizes = append(st.sizes, d.String())
 				}
 			}
-			cases = bench.FastpathsSuite(sizes, o.seed, []string{"onion", "wcde"})
+			cases = bench.ScalingSuite(sizes, layered, o.seed)
 		} else {
 			cases = bench.FastpathsSuite(sizes, o.seed, nil)
 		}
