@@ -89,6 +89,9 @@ reference (Netlib) or every other conclusive answer on the instance: objectives 
 1e-6 relative, statuses otherwise. A run that did not finish is not in agreement and not
 the fastest; disagreements are flagged (AGREE = NO), never resolved by majority. RATIO
 is the median time over the fastest agreeing solver's on the instance (* marks it).
+STATUS is the solver's (optimal, infeasible, unbounded, time_limit, …), done for a fast
+path that computes rather than optimizes (the mapping), error when a run failed, and
+skipped when no selected solver solves the instance's problem class.
 
 The summary gives, per problem class and solver, the number of instances solved and the
 shifted geometric mean of the times (shift 10 ms, as Mittelmann's benchmarks), an
