@@ -276,7 +276,7 @@ func WriteTable(w io.Writer, meta Meta, rep *Report, scaling []Scaling) error {
 		fmt.Fprintf(w, "\n%d row(s) disagree with the reference or with another solver (AGREE = NO).\n", rep.Disagreements)
 	}
 	if rep.Interrupted {
-		fmt.Fprintf(w, "\nInterrupted: %d of %d cases finished; the rows above are what finished.\n", rep.Finished, rep.Cases)
+		fmt.Fprintf(w, "\nInterrupted: %d of %d instances finished; the rows above are what finished.\n", rep.Finished, rep.Cases)
 	}
 	return nil
 }

@@ -407,7 +407,7 @@ func TestBenchInterrupted(t *testing.T) {
 					t.Errorf("interrupted %v, finished %d of %d, rows %+v", doc.Interrupted, doc.Finished, doc.Cases, doc.Rows)
 				}
 			case "table":
-				if !strings.Contains(out, "Interrupted: 2 of 3 cases finished") || strings.Contains(out, "two-var") {
+				if !strings.Contains(out, "Interrupted: 2 of 3 instances finished") || strings.Contains(out, "two-var") {
 					t.Errorf("table:\n%s", out)
 				}
 			case "csv":
