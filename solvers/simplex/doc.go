@@ -1,0 +1,2 @@
+// Package simplex is coraopt's built-in LP solver: a sparse bounded dual simplex.
+package simplex
