@@ -59,26 +59,26 @@ type luFactor struct {
 	lVal             []float64
 
 	// Final factors, indexed by row (= basis position after permutation).
-	pivOrder         []int // pivot sequence of rows
-	uDiag            []float64
-	ucStart, ucIdx   []int // U column r: rows pivoted earlier
-	ucVal            []float64
-	urStart, urIdx   []int // U row r: rows pivoted later
-	urVal            []float64
-	lrStart, lrIdx   []int // L transposed: row i → etas' pivot rows
-	lrVal            []float64
-	rowOfPos         []int // position k of the factorized basis → its pivot row
-	posScratch       []int
-	singularPos      []int // positions replaced by logicals (repair)
-	singularRow      []int // the rows whose logicals replaced them
-	luNonzeros       int
+	pivOrder       []int // pivot sequence of rows
+	uDiag          []float64
+	ucStart, ucIdx []int // U column r: rows pivoted earlier
+	ucVal          []float64
+	urStart, urIdx []int // U row r: rows pivoted later
+	urVal          []float64
+	lrStart, lrIdx []int // L transposed: row i → etas' pivot rows
+	lrVal          []float64
+	rowOfPos       []int // position k of the factorized basis → its pivot row
+	posScratch     []int
+	singularPos    []int // positions replaced by logicals (repair)
+	singularRow    []int // the rows whose logicals replaced them
+	luNonzeros     int
 
 	// Product-form etas: pfPos[e] is the pivot position; entries exclude the pivot.
-	pfPos    []int
-	pfPivot  []float64
-	pfStart  []int
-	pfIdx    []int
-	pfVal    []float64
+	pfPos   []int
+	pfPivot []float64
+	pfStart []int
+	pfIdx   []int
+	pfVal   []float64
 }
 
 // numUpdates is the number of product-form updates since the last factorization.

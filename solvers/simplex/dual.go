@@ -1,0 +1,318 @@
+package simplex
+
+import "math"
+
+type iterResult int
+
+const (
+	iterDone       iterResult = iota // a basis change (or bound flips) happened
+	iterRetry                        // numerical trouble: refactorized, try again
+	iterInfeasible                   // dual unbounded ray (verified on a fresh factorization)
+	iterUnbounded                    // primal unbounded ray (verified on a fresh factorization)
+)
+
+// maxRetries bounds consecutive iterations that only refactorize.
+const maxRetries = 25
+
+// refreshDual refactorizes, recomputes everything and restores dual feasibility.
+func (s *simplex) refreshDual() {
+	s.refresh()
+	if s.correctDual() {
+		s.computePrimal()
+	}
+}
+
+// dual runs the bounded dual simplex method with dual steepest-edge pricing and the
+// bound-flipping ratio test from a dual feasible basis, on the working bounds and costs,
+// until no basic variable is primal infeasible (outOptimal) or the dual is unbounded
+// (outInfeasible) or a limit stops it.
+func (s *simplex) dual() outcome {
+	retries := 0
+	for {
+		if o := s.checkLimits(); o >= 0 {
+			return o
+		}
+		if s.needRefactor() {
+			s.refreshDual()
+		}
+		r := s.chuzr()
+		if r < 0 {
+			if s.lu.numUpdates() == 0 {
+				return outOptimal
+			}
+			s.refreshDual()
+			continue
+		}
+		switch s.dualIteration(r) {
+		case iterDone:
+			retries = 0
+		case iterRetry:
+			retries++
+			if retries > maxRetries {
+				return outNumerical
+			}
+		case iterInfeasible:
+			return outInfeasible
+		}
+	}
+}
+
+// chuzr picks the leaving row: the primal infeasibility δ maximizing δ²/w (dual
+// steepest edge).
+func (s *simplex) chuzr() int {
+	tol := s.set.primalTol
+	best, bestM := -1, 0.0
+	for p := 0; p < s.m; p++ {
+		v := s.xB[p]
+		var e float64
+		if v < s.lB[p]-tol {
+			e = s.lB[p] - v
+		} else if v > s.uB[p]+tol {
+			e = v - s.uB[p]
+		} else {
+			continue
+		}
+		if m := e * e / s.w[p]; m > bestM {
+			best, bestM = p, m
+		}
+	}
+	return best
+}
+
+// dualIteration performs one iteration with leaving row r.
+func (s *simplex) dualIteration(r int) iterResult {
+	xr := s.xB[r]
+	var dir, target float64
+	if xr < s.lB[r] {
+		dir, target = -1, s.lB[r]
+	} else {
+		dir, target = 1, s.uB[r]
+	}
+	s.btranUnit(r)
+	wr := 0.0
+	for _, i := range s.row.idx {
+		wr += s.row.val[i] * s.row.val[i]
+	}
+	s.w[r] = wr
+	s.price(&s.row)
+	q, nflip := s.dualRatio(dir, math.Abs(xr-target))
+	if q < 0 {
+		if s.lu.numUpdates() > 0 {
+			s.refreshDual()
+			return iterRetry
+		}
+		return iterInfeasible
+	}
+	s.ftranColumn(q)
+	ac, arow := s.col.val[r], s.alpha.val[q]
+	if math.Abs(ac-arow) > stabilityTol*math.Max(1, math.Min(math.Abs(ac), math.Abs(arow))) || math.Abs(ac) < pivotTolerance {
+		if s.lu.numUpdates() > 0 {
+			s.refreshDual()
+			return iterRetry
+		}
+		if math.Abs(ac) < pivotTolerance || math.Abs(ac-arow) > 1e-3*math.Abs(ac) {
+			s.setTaboo(q)
+			return iterRetry
+		}
+	}
+
+	// Dual step; a reduced cost on the wrong side of zero (within the Harris tolerance)
+	// is shifted to zero so that the step never goes backwards.
+	thetaD := s.d[q] / arow
+	if thetaD*dir < 0 {
+		s.cost[q] -= s.d[q]
+		s.d[q] = 0
+		thetaD = 0
+		s.perturbed = true
+	}
+
+	if nflip > 0 {
+		s.applyFlips(nflip)
+	}
+
+	// τ = B⁻¹ρ_r for the steepest-edge update.
+	s.tau.clearAll()
+	for _, i := range s.row.idx {
+		s.tau.val[i] = s.row.val[i]
+	}
+	s.lu.ftran(s.tau.val)
+	s.tau.collect()
+
+	// Primal step.
+	thetaP := (s.xB[r] - target) / ac
+	for _, p := range s.col.idx {
+		s.xB[p] -= thetaP * s.col.val[p]
+	}
+	xq := s.x[q] + thetaP
+
+	// Dual update.
+	for _, j := range s.alpha.idx {
+		if s.pos[j] < 0 {
+			s.d[j] -= thetaD * s.alpha.val[j]
+		}
+	}
+
+	// Dual steepest-edge weights (Forrest & Goldfarb's update with Koberstein's bound).
+	for _, p := range s.col.idx {
+		if p == r {
+			continue
+		}
+		ratio := s.col.val[p] / ac
+		nw := s.w[p] + ratio*(ratio*wr-2*s.tau.val[p])
+		s.w[p] = math.Max(nw, ratio*ratio)
+	}
+	s.w[r] = math.Max(wr/(ac*ac), 1e-8)
+
+	s.basisChange(r, q, xq, target, -thetaD)
+	s.iters++
+	return iterDone
+}
+
+// dualRatio is the bound-flipping ratio test with Harris tolerances (Koberstein,
+// Algorithm 7 in spirit). The leaving variable moves to its violated bound: dir = −1 for
+// its lower bound, +1 for its upper; slope is its infeasibility, the initial slope of the
+// dual objective along the ray. Breakpoints are processed in Harris groups; while the
+// slope stays positive after passing a group of boxed variables, they flip bounds and the
+// search continues. It returns the entering variable (−1 when the dual is unbounded) and
+// the number of flips, which are s.cands[:nflip].
+func (s *simplex) dualRatio(dir, slope float64) (int, int) {
+	tolD := s.set.dualTol
+	c := s.cands[:0]
+	for _, j := range s.alpha.idx {
+		if s.pos[j] >= 0 || s.taboo[j] {
+			continue
+		}
+		lo, up := s.lower[j], s.upper[j]
+		if lo == up {
+			continue
+		}
+		a := dir * s.alpha.val[j]
+		var ratio float64
+		switch s.move[j] {
+		case 1:
+			if a <= pivotTolerance {
+				continue
+			}
+			ratio = s.d[j] / a
+		case -1:
+			if a >= -pivotTolerance {
+				continue
+			}
+			ratio = s.d[j] / a
+		default: // free: blocks in both directions
+			if math.Abs(a) <= pivotTolerance {
+				continue
+			}
+			ratio = math.Max(s.d[j]/a, 0)
+		}
+		c = append(c, cand{j: j, ratio: ratio, alpha: math.Abs(a)})
+	}
+	s.cands = c
+	done := 0
+	for done < len(c) {
+		thMax := math.Inf(1)
+		for k := done; k < len(c); k++ {
+			if t := c[k].ratio + tolD/c[k].alpha; t < thMax {
+				thMax = t
+			}
+		}
+		g := done
+		drop := 0.0
+		for k := done; k < len(c); k++ {
+			if c[k].ratio <= thMax {
+				c[g], c[k] = c[k], c[g]
+				j := c[g].j
+				drop += c[g].alpha * (s.upper[j] - s.lower[j])
+				g++
+			}
+		}
+		if slope-drop > 0 {
+			slope -= drop
+			done = g
+			continue
+		}
+		best := done
+		for k := done + 1; k < g; k++ {
+			if c[k].alpha > c[best].alpha {
+				best = k
+			}
+		}
+		// Keep the flipped ones in c[:done]; move the entering candidate out of the way.
+		return c[best].j, done
+	}
+	return -1, 0
+}
+
+// applyFlips moves the variables s.cands[:nflip] to their opposite bounds and updates
+// the basic values: Δx_B = −B⁻¹ Σ a_j Δx_j.
+func (s *simplex) applyFlips(nflip int) {
+	f := &s.flip
+	f.clearAll()
+	a := &s.lp.a
+	for _, c := range s.cands[:nflip] {
+		j := c.j
+		var delta float64
+		if s.move[j] == 1 {
+			delta = s.upper[j] - s.lower[j]
+			s.x[j], s.move[j] = s.upper[j], -1
+		} else {
+			delta = s.lower[j] - s.upper[j]
+			s.x[j], s.move[j] = s.lower[j], 1
+		}
+		if j >= s.n {
+			f.val[j-s.n] += delta
+			continue
+		}
+		for p := a.start[j]; p < a.start[j+1]; p++ {
+			f.val[a.index[p]] += a.value[p] * delta
+		}
+	}
+	s.lu.ftran(f.val)
+	f.collect()
+	for _, p := range f.idx {
+		s.xB[p] -= f.val[p]
+	}
+}
+
+// dualPhase1 seeks a dual feasible basis by solving the auxiliary problem of Koberstein
+// §4.3 (the "subproblem" approach): every variable gets the box [0,0] (boxed and fixed),
+// [0,1] (lower bound only), [−1,0] (upper bound only) or [−1000,1000] (free), and the dual
+// simplex minimizes the original costs over Az = 0 in that box, i.e. minimizes the total
+// dual infeasibility. At its optimum the basis is dual feasible for the original bounds
+// unless the LP is dual infeasible.
+func (s *simplex) dualPhase1() outcome {
+	for j := 0; j < s.nt; j++ {
+		lo, up := s.lp.lower[j], s.lp.upper[j]
+		loInf, upInf := math.IsInf(lo, -1), math.IsInf(up, 1)
+		switch {
+		case loInf && upInf:
+			s.lower[j], s.upper[j] = -phase1Free, phase1Free
+		case loInf:
+			s.lower[j], s.upper[j] = -1, 0
+		case upInf:
+			s.lower[j], s.upper[j] = 0, 1
+		default:
+			s.lower[j], s.upper[j] = 0, 0
+		}
+	}
+	s.resetBounds()
+	o := s.dual()
+	copy(s.lower, s.lp.lower)
+	copy(s.upper, s.lp.upper)
+	s.resetBounds()
+	return o
+}
+
+// resetBounds re-places the nonbasic variables by their reduced costs after the working
+// bounds changed and recomputes the basic values.
+func (s *simplex) resetBounds() {
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] < 0 {
+			s.placeNonbasic(j, s.d[j])
+		}
+	}
+	for p, v := range s.basic {
+		s.lB[p], s.uB[p] = s.lower[v], s.upper[v]
+	}
+	s.computePrimal()
+}

@@ -1,0 +1,360 @@
+package simplex
+
+import (
+	"math"
+
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/solvers"
+)
+
+// reducedLP is the problem the simplex solves after presolve, in minimization form.
+type reducedLP struct {
+	m, n               int
+	a                  sparseMatrix
+	cost               []float64
+	lower, upper       []float64
+	rowLower, rowUpper []float64
+}
+
+type presolveStatus int
+
+const (
+	presolveReduced    presolveStatus = iota // solve the reduced problem
+	presolveInfeasible                       // a reduction proved infeasibility
+)
+
+type opKind int8
+
+const (
+	opEmptyRow     opKind = iota // row with no entries left: dual 0, logical basic
+	opFixedCol                   // column with equal bounds: substituted out
+	opEmptyCol                   // column with no entries left: set to its best bound
+	opSingletonRow               // row with one entry: turned into bounds on its column
+)
+
+// presolveOp records one reduction for the postsolve. For a singleton row, lowerFromRow
+// and upperFromRow say which of the column's bounds the row tightened, and newLo/newUp
+// are the column's bounds right after.
+type presolveOp struct {
+	kind                       opKind
+	row, col                   int
+	coef                       float64
+	value                      float64
+	lowerFromRow, upperFromRow bool
+	newLo, newUp               float64
+}
+
+// presolveResult holds the reduced problem and what it takes to return to the original.
+type presolveResult struct {
+	status              presolveStatus
+	reduced             *reducedLP
+	colMap, rowMap      []int // reduced index → original index
+	ops                 []presolveOp
+	unboundedIfFeasible bool // an empty column improves without bound
+	fixedValue          []float64
+	cost                []float64 // original costs, minimization sense
+}
+
+// identityPresolve wraps p without reductions (used for warm starts, whose basis refers
+// to the original rows and columns).
+func identityPresolve(p *model.Problem) *presolveResult {
+	n, m := p.NumCols(), p.NumRows()
+	sense := float64(p.Sense)
+	r := &reducedLP{m: m, n: n,
+		a:        sparseMatrix{start: p.AStart, index: p.AIndex, value: p.AValue},
+		cost:     make([]float64, n),
+		lower:    p.ColLower,
+		upper:    p.ColUpper,
+		rowLower: p.RowLower,
+		rowUpper: p.RowUpper,
+	}
+	for j, c := range p.ColCost {
+		r.cost[j] = sense * c
+	}
+	pr := &presolveResult{status: presolveReduced, reduced: r, colMap: identity(n), rowMap: identity(m), cost: r.cost}
+	return pr
+}
+
+func identity(n int) []int {
+	v := make([]int, n)
+	for i := range v {
+		v[i] = i
+	}
+	return v
+}
+
+// presolve applies the light reductions until none applies: empty rows, empty columns,
+// fixed columns and singleton rows (which become column bounds). It never changes the
+// optimal value; postsolve recovers primal values, row duals and a basis of the original
+// problem.
+func presolve(p *model.Problem, tol float64) *presolveResult {
+	n, m := p.NumCols(), p.NumRows()
+	sense := float64(p.Sense)
+	pr := &presolveResult{status: presolveReduced, fixedValue: make([]float64, n)}
+	cost := make([]float64, n)
+	for j, c := range p.ColCost {
+		cost[j] = sense * c
+	}
+	pr.cost = cost
+	lo := append([]float64(nil), p.ColLower...)
+	up := append([]float64(nil), p.ColUpper...)
+	rlo := append([]float64(nil), p.RowLower...)
+	rup := append([]float64(nil), p.RowUpper...)
+	rs, ri, rv := p.Transpose()
+	colCount := make([]int, n)
+	rowCount := make([]int, m)
+	for j := 0; j < n; j++ {
+		colCount[j] = p.AStart[j+1] - p.AStart[j]
+	}
+	for i := 0; i < m; i++ {
+		rowCount[i] = rs[i+1] - rs[i]
+	}
+	colGone := make([]bool, n)
+	rowGone := make([]bool, m)
+
+	removeCol := func(j int, v float64, kind opKind) {
+		colGone[j] = true
+		pr.fixedValue[j] = v
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			i := p.AIndex[k]
+			if rowGone[i] {
+				continue
+			}
+			rowCount[i]--
+			if v != 0 {
+				rlo[i] -= p.AValue[k] * v
+				rup[i] -= p.AValue[k] * v
+			}
+		}
+		pr.ops = append(pr.ops, presolveOp{kind: kind, col: j, value: v})
+	}
+	feasTol := func(b float64) float64 { return tol * math.Max(1, math.Abs(b)) }
+
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < m; i++ {
+			if rowGone[i] {
+				continue
+			}
+			switch rowCount[i] {
+			case 0:
+				if rlo[i] > feasTol(rlo[i]) || rup[i] < -feasTol(rup[i]) {
+					pr.status = presolveInfeasible
+					return pr
+				}
+				rowGone[i] = true
+				pr.ops = append(pr.ops, presolveOp{kind: opEmptyRow, row: i})
+				changed = true
+			case 1:
+				j, a := -1, 0.0
+				for k := rs[i]; k < rs[i+1]; k++ {
+					if !colGone[ri[k]] {
+						j, a = ri[k], rv[k]
+						break
+					}
+				}
+				implLo, implUp := rlo[i]/a, rup[i]/a
+				if a < 0 {
+					implLo, implUp = rup[i]/a, rlo[i]/a
+				}
+				op := presolveOp{kind: opSingletonRow, row: i, col: j, coef: a}
+				if implLo > lo[j] {
+					lo[j] = implLo
+					op.lowerFromRow = true
+				}
+				if implUp < up[j] {
+					up[j] = implUp
+					op.upperFromRow = true
+				}
+				if lo[j] > up[j] {
+					if lo[j]-up[j] > feasTol(lo[j]) {
+						pr.status = presolveInfeasible
+						return pr
+					}
+					// Within tolerance: meet on the bound the row did not set.
+					if op.lowerFromRow && !op.upperFromRow {
+						lo[j] = up[j]
+					} else {
+						up[j] = lo[j]
+					}
+				}
+				op.newLo, op.newUp = lo[j], up[j]
+				rowGone[i] = true
+				colCount[j]--
+				pr.ops = append(pr.ops, op)
+				changed = true
+			}
+		}
+		for j := 0; j < n; j++ {
+			if colGone[j] {
+				continue
+			}
+			switch {
+			case lo[j] == up[j]:
+				removeCol(j, lo[j], opFixedCol)
+				changed = true
+			case colCount[j] == 0:
+				c := cost[j]
+				var v float64
+				switch {
+				case c > 0:
+					v = lo[j]
+				case c < 0:
+					v = up[j]
+				case !math.IsInf(lo[j], -1):
+					v = lo[j]
+				case !math.IsInf(up[j], 1):
+					v = up[j]
+				}
+				if math.IsInf(v, 0) {
+					pr.unboundedIfFeasible = true
+					v = 0
+					if !math.IsInf(lo[j], -1) {
+						v = lo[j]
+					} else if !math.IsInf(up[j], 1) {
+						v = up[j]
+					}
+				}
+				removeCol(j, v, opEmptyCol)
+				changed = true
+			}
+		}
+	}
+
+	// Build the reduced problem.
+	colNew := make([]int, n)
+	for j := 0; j < n; j++ {
+		colNew[j] = -1
+		if !colGone[j] {
+			colNew[j] = len(pr.colMap)
+			pr.colMap = append(pr.colMap, j)
+		}
+	}
+	rowNew := make([]int, m)
+	for i := 0; i < m; i++ {
+		rowNew[i] = -1
+		if !rowGone[i] {
+			rowNew[i] = len(pr.rowMap)
+			pr.rowMap = append(pr.rowMap, i)
+		}
+	}
+	r := &reducedLP{m: len(pr.rowMap), n: len(pr.colMap)}
+	r.a.start = make([]int, 1, r.n+1)
+	for _, j := range pr.colMap {
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			if i := rowNew[p.AIndex[k]]; i >= 0 {
+				r.a.index = append(r.a.index, i)
+				r.a.value = append(r.a.value, p.AValue[k])
+			}
+		}
+		r.a.start = append(r.a.start, len(r.a.index))
+		r.cost = append(r.cost, cost[j])
+		r.lower = append(r.lower, lo[j])
+		r.upper = append(r.upper, up[j])
+	}
+	for _, i := range pr.rowMap {
+		r.rowLower = append(r.rowLower, rlo[i])
+		r.rowUpper = append(r.rowUpper, rup[i])
+	}
+	pr.reduced = r
+	return pr
+}
+
+// trivialResult is the answer when presolve decided the problem alone.
+func (pr *presolveResult) trivialResult(p *model.Problem) *result {
+	return &result{status: solvers.Infeasible}
+}
+
+// postsolve maps the reduced solution (primal xr, row duals yr in minimization sense,
+// basis b) back to the original problem: removed columns get their fixed values, removed
+// rows their duals (a singleton row whose implied bound is active takes over its
+// column's reduced cost, and its column becomes basic in its place).
+func (pr *presolveResult) postsolve(p *model.Problem, xr, yr []float64, b *solvers.Basis) ([]float64, []float64, *solvers.Basis) {
+	n, m := p.NumCols(), p.NumRows()
+	x := make([]float64, n)
+	y := make([]float64, m)
+	basis := &solvers.Basis{Cols: make([]solvers.BasisStatus, n), Rows: make([]solvers.BasisStatus, m)}
+	for k, j := range pr.colMap {
+		x[j] = xr[k]
+		basis.Cols[j] = b.Cols[k]
+	}
+	for k, i := range pr.rowMap {
+		y[i] = yr[k]
+		basis.Rows[i] = b.Rows[k]
+	}
+	if len(pr.ops) == 0 {
+		return x, y, basis
+	}
+	colStatusAt := func(j int, v float64) solvers.BasisStatus {
+		lo, up := p.ColLower[j], p.ColUpper[j]
+		switch {
+		case lo == up:
+			return solvers.Fixed
+		case v == lo:
+			return solvers.AtLower
+		case v == up:
+			return solvers.AtUpper
+		case math.IsInf(lo, -1) && math.IsInf(up, 1) && v == 0:
+			return solvers.AtZero
+		}
+		// Strictly inside its own bounds: a singleton row's bound holds it there, and
+		// that row's postsolve makes it basic.
+		return solvers.AtLower
+	}
+	rowStatusAt := func(i int, side int) solvers.BasisStatus {
+		if p.RowLower[i] == p.RowUpper[i] {
+			return solvers.Fixed
+		}
+		if side < 0 {
+			return solvers.AtLower
+		}
+		return solvers.AtUpper
+	}
+	for k := len(pr.ops) - 1; k >= 0; k-- {
+		op := &pr.ops[k]
+		switch op.kind {
+		case opEmptyRow:
+			y[op.row] = 0
+			basis.Rows[op.row] = solvers.Basic
+		case opFixedCol, opEmptyCol:
+			x[op.col] = op.value
+			basis.Cols[op.col] = colStatusAt(op.col, op.value)
+		case opSingletonRow:
+			i, j, a := op.row, op.col, op.coef
+			y[i] = 0
+			basis.Rows[i] = solvers.Basic
+			if basis.Cols[j] == solvers.Basic {
+				continue
+			}
+			xj := x[j]
+			loAct := op.lowerFromRow && xj == op.newLo
+			upAct := op.upperFromRow && xj == op.newUp
+			if !loAct && !upAct {
+				continue
+			}
+			dj := pr.cost[j]
+			for t := p.AStart[j]; t < p.AStart[j+1]; t++ {
+				dj -= p.AValue[t] * y[p.AIndex[t]]
+			}
+			// With the column's own bound active on the other side too, the sign of the
+			// reduced cost says which bound carries the dual.
+			switch {
+			case loAct && upAct:
+			case loAct && !op.upperFromRow && xj == op.newUp && dj < 0:
+				continue
+			case upAct && !op.lowerFromRow && xj == op.newLo && dj > 0:
+				continue
+			}
+			y[i] = dj / a
+			basis.Cols[j] = solvers.Basic
+			// The row's activity a·x_j sits at the row bound that implied the column bound.
+			atColLower := loAct && (!upAct || dj >= 0)
+			if (a > 0) == atColLower {
+				basis.Rows[i] = rowStatusAt(i, -1)
+			} else {
+				basis.Rows[i] = rowStatusAt(i, 1)
+			}
+		}
+	}
+	return x, y, basis
+}

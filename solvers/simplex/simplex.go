@@ -1,0 +1,659 @@
+package simplex
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// lpData is the LP the simplex method works on, after presolve and scaling:
+//
+//	minimize cᵀz  subject to  [A I] z = 0,  lower ≤ z ≤ upper
+//
+// where z = (x, s) holds the n structural variables and the m logicals; logical i is the
+// negated activity of row i, so its bounds are [−rowUpper_i, −rowLower_i] (HiGHS's
+// convention: the logical columns form an identity and a slack basis is B = I).
+type lpData struct {
+	m, n  int
+	a     sparseMatrix // CSC, m×n
+	ar    sparseMatrix // CSR copy of a: start per row, index = column
+	cost  []float64    // n+m; logicals cost 0
+	lower []float64    // n+m
+	upper []float64    // n+m
+}
+
+// buildRowCopy fills lp.ar from lp.a.
+func (lp *lpData) buildRowCopy() {
+	m := lp.m
+	start := make([]int, m+1)
+	for _, i := range lp.a.index {
+		start[i+1]++
+	}
+	for i := 0; i < m; i++ {
+		start[i+1] += start[i]
+	}
+	next := make([]int, m)
+	copy(next, start[:m])
+	idx := make([]int, len(lp.a.index))
+	val := make([]float64, len(lp.a.index))
+	for j := 0; j < lp.n; j++ {
+		for p := lp.a.start[j]; p < lp.a.start[j+1]; p++ {
+			i := lp.a.index[p]
+			idx[next[i]] = j
+			val[next[i]] = lp.a.value[p]
+			next[i]++
+		}
+	}
+	lp.ar = sparseMatrix{start: start, index: idx, value: val}
+}
+
+// workVec is a dense vector with a list of its nonzero positions.
+type workVec struct {
+	val []float64
+	idx []int
+}
+
+func newWorkVec(n int) workVec { return workVec{val: make([]float64, n), idx: make([]int, 0, n)} }
+
+func (v *workVec) clearAll() {
+	if len(v.idx)*4 < len(v.val) {
+		for _, i := range v.idx {
+			v.val[i] = 0
+		}
+	} else {
+		clear(v.val)
+	}
+	v.idx = v.idx[:0]
+}
+
+// collect rebuilds idx from val, flushing values below the drop tolerance to zero.
+func (v *workVec) collect() {
+	v.idx = v.idx[:0]
+	for i, x := range v.val {
+		if x != 0 {
+			if math.Abs(x) <= luDropTol {
+				v.val[i] = 0
+				continue
+			}
+			v.idx = append(v.idx, i)
+		}
+	}
+}
+
+// outcome of one simplex phase.
+type outcome int
+
+const (
+	outOptimal      outcome = iota // no (primal or dual) infeasibility left for this phase
+	outInfeasible                  // dual unbounded: the primal has no feasible point
+	outUnbounded                   // primal unbounded ray
+	outDualInfeas                  // dual phase 1 could not reach dual feasibility
+	outIterLimit                   //
+	outTimeLimit                   //
+	outCancelled                   //
+	outNumerical                   //
+	outPrimalInfeas                // primal phase saw primal infeasibility (back to dual)
+)
+
+// settings are the tolerances and limits of one solve.
+type settings struct {
+	primalTol, dualTol float64
+	iterLimit          int
+	deadline           time.Time // zero: none
+	ctx                context.Context
+	verbose            io.Writer
+	seed               uint64
+}
+
+// Tolerances and schedule.
+const (
+	pivotTolerance   = 1e-9  // |α| below this never pivots
+	stabilityTol     = 1e-7  // relative mismatch of the pivot from the row and the column
+	refactorInterval = 100   // product-form updates between factorizations
+	perturbBase      = 5e-7  // cost perturbation, relative to 1+|c_j|
+	phase1Free       = 1000. // box given to free variables in the dual phase-1 subproblem
+)
+
+// simplex is the state of the bounded revised simplex method on an lpData.
+type simplex struct {
+	lp       *lpData
+	m, n, nt int
+	set      settings
+
+	cost, lower, upper []float64 // working copies (perturbed costs, phase-1 bounds)
+	x                  []float64 // values of nonbasic variables
+	d                  []float64 // reduced costs (0 for basic variables)
+	y                  []float64 // row duals of the last computeDual
+	basic              []int     // variable at each basis position
+	pos                []int     // position of each variable, −1 when nonbasic
+	move               []int8    // nonbasic: +1 at lower, −1 at upper, 0 fixed or free
+	xB, lB, uB         []float64 // basic values and bounds by position
+	w                  []float64 // dual steepest-edge weights by position
+
+	lu            luFactor
+	col, row, tau workVec // m-vectors
+	flip          workVec
+	alpha         workVec // pivotal row over all n+m variables
+	alphaMark     []bool
+	cands         []cand
+	dv            []float64 // primal Devex weights
+	taboo         []bool    // variables barred from entering until the next refactorization
+	tabooList     []int
+
+	scratch    []int
+	iters      int
+	perturbed  bool // working costs differ from lp.cost
+	rng        *rand.Rand
+	invertions int
+}
+
+type cand struct {
+	j     int
+	ratio float64
+	alpha float64 // |α_rj|
+}
+
+func newSimplex(lp *lpData, set settings) *simplex {
+	m, n := lp.m, lp.n
+	nt := n + m
+	s := &simplex{
+		lp: lp, m: m, n: n, nt: nt, set: set,
+		cost:      append([]float64(nil), lp.cost...),
+		lower:     append([]float64(nil), lp.lower...),
+		upper:     append([]float64(nil), lp.upper...),
+		x:         make([]float64, nt),
+		d:         make([]float64, nt),
+		y:         make([]float64, m),
+		basic:     make([]int, m),
+		pos:       make([]int, nt),
+		move:      make([]int8, nt),
+		xB:        make([]float64, m),
+		lB:        make([]float64, m),
+		uB:        make([]float64, m),
+		w:         make([]float64, m),
+		col:       newWorkVec(m),
+		row:       newWorkVec(m),
+		tau:       newWorkVec(m),
+		flip:      newWorkVec(m),
+		alpha:     newWorkVec(nt),
+		alphaMark: make([]bool, nt),
+		taboo:     make([]bool, nt),
+		scratch:   make([]int, m),
+		rng:       rand.New(rand.NewPCG(set.seed, 0x5eed)),
+	}
+	return s
+}
+
+// setSlackBasis makes every logical basic and puts each structural at a bound.
+func (s *simplex) setSlackBasis() {
+	for j := 0; j < s.n; j++ {
+		s.pos[j] = -1
+		s.placeNonbasic(j, 0)
+	}
+	for i := 0; i < s.m; i++ {
+		s.basic[i] = s.n + i
+		s.pos[s.n+i] = i
+		s.w[i] = 1
+	}
+}
+
+// placeNonbasic puts nonbasic variable j at the bound suggested by its reduced cost dj
+// (lower when dj ≥ 0) when it has both, else at its only bound, else at zero.
+func (s *simplex) placeNonbasic(j int, dj float64) {
+	lo, up := s.lower[j], s.upper[j]
+	switch {
+	case lo == up:
+		s.x[j], s.move[j] = lo, 0
+	case !math.IsInf(lo, -1) && (math.IsInf(up, 1) || dj >= 0):
+		s.x[j], s.move[j] = lo, 1
+	case !math.IsInf(up, 1):
+		s.x[j], s.move[j] = up, -1
+	default:
+		s.x[j], s.move[j] = 0, 0
+	}
+}
+
+// placeNonbasicNear puts nonbasic variable j at the bound nearest to v.
+func (s *simplex) placeNonbasicNear(j int, v float64) {
+	lo, up := s.lower[j], s.upper[j]
+	switch {
+	case lo == up:
+		s.x[j], s.move[j] = lo, 0
+	case math.IsInf(lo, -1) && math.IsInf(up, 1):
+		s.x[j], s.move[j] = 0, 0
+	case math.IsInf(up, 1) || (!math.IsInf(lo, -1) && v-lo <= up-v):
+		s.x[j], s.move[j] = lo, 1
+	default:
+		s.x[j], s.move[j] = up, -1
+	}
+}
+
+func (s *simplex) isBoxed(j int) bool {
+	return !math.IsInf(s.lower[j], -1) && !math.IsInf(s.upper[j], 1)
+}
+
+// invert refactorizes the basis, repairs singularity by swapping in logicals, and
+// permutes the basis so that positions equal pivot rows. It returns the number of
+// columns replaced.
+func (s *simplex) invert() int {
+	s.invertions++
+	k := s.lu.factorize(s.m, s.n, &s.lp.a, s.basic)
+	for t, p := range s.lu.singularPos {
+		old := s.basic[p]
+		nv := s.n + s.lu.singularRow[t]
+		s.pos[old] = -1
+		s.placeNonbasicNear(old, s.xB[p])
+		s.d[old] = 0
+		s.basic[p] = nv
+		s.pos[nv] = p
+		s.d[nv] = 0
+		s.w[p] = 1
+	}
+	// Permute by rowOfPos: the variable factorized at old position k goes to its row.
+	perm := s.lu.rowOfPos
+	tmpI := s.scratch
+	copy(tmpI, s.basic)
+	for k, v := range tmpI {
+		s.basic[perm[k]] = v
+	}
+	permuteFloats(s.xB, perm, s.col.val)
+	permuteFloats(s.w, perm, s.col.val)
+	clear(s.col.val)
+	for p, v := range s.basic {
+		s.pos[v] = p
+		s.lB[p] = s.lower[v]
+		s.uB[p] = s.upper[v]
+	}
+	for _, j := range s.tabooList {
+		s.taboo[j] = false
+	}
+	s.tabooList = s.tabooList[:0]
+	return k
+}
+
+func permuteFloats(v []float64, perm []int, tmp []float64) {
+	copy(tmp, v)
+	for k := range v {
+		v[perm[k]] = tmp[k]
+	}
+}
+
+// computePrimal sets the basic values from the nonbasic ones: B x_B = −N x_N.
+func (s *simplex) computePrimal() {
+	rhs := s.col.val
+	clear(rhs)
+	a := &s.lp.a
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] >= 0 {
+			continue
+		}
+		v := s.x[j]
+		if v == 0 {
+			continue
+		}
+		if j < s.n {
+			for p := a.start[j]; p < a.start[j+1]; p++ {
+				rhs[a.index[p]] -= a.value[p] * v
+			}
+		} else {
+			rhs[j-s.n] -= v
+		}
+	}
+	s.lu.ftran(rhs)
+	copy(s.xB, rhs)
+	clear(rhs)
+	s.col.idx = s.col.idx[:0]
+}
+
+// computeDual sets y = B⁻ᵀc_B and the reduced costs d = c − [A I]ᵀy.
+func (s *simplex) computeDual() {
+	for p, v := range s.basic {
+		s.y[p] = s.cost[v]
+	}
+	s.lu.btran(s.y)
+	a := &s.lp.a
+	for j := 0; j < s.n; j++ {
+		if s.pos[j] >= 0 {
+			s.d[j] = 0
+			continue
+		}
+		dj := s.cost[j]
+		for p := a.start[j]; p < a.start[j+1]; p++ {
+			dj -= a.value[p] * s.y[a.index[p]]
+		}
+		s.d[j] = dj
+	}
+	for i := 0; i < s.m; i++ {
+		j := s.n + i
+		if s.pos[j] >= 0 {
+			s.d[j] = 0
+		} else {
+			s.d[j] = s.cost[j] - s.y[i]
+		}
+	}
+}
+
+// refresh refactorizes and recomputes primal and dual values from scratch.
+func (s *simplex) refresh() {
+	s.invert()
+	s.computePrimal()
+	s.computeDual()
+}
+
+// primalInfeasibility returns the number of basic variables outside their bounds by more
+// than the tolerance, and the largest violation.
+func (s *simplex) primalInfeasibility() (int, float64) {
+	cnt, mx := 0, 0.0
+	tol := s.set.primalTol
+	for p := 0; p < s.m; p++ {
+		v := s.xB[p]
+		var e float64
+		if v < s.lB[p]-tol {
+			e = s.lB[p] - v
+		} else if v > s.uB[p]+tol {
+			e = v - s.uB[p]
+		} else {
+			continue
+		}
+		cnt++
+		mx = math.Max(mx, e)
+	}
+	return cnt, mx
+}
+
+// dualInfeasibility counts nonbasic variables whose reduced cost has the wrong sign for
+// their position, separately for boxed variables (which a bound flip repairs) and the
+// others, and returns the largest violation.
+func (s *simplex) dualInfeasibility() (boxed, other int, mx float64) {
+	tol := s.set.dualTol
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] >= 0 || s.lower[j] == s.upper[j] {
+			continue
+		}
+		dj := s.d[j]
+		var e float64
+		switch s.move[j] {
+		case 1:
+			e = -dj
+		case -1:
+			e = dj
+		default:
+			e = math.Abs(dj)
+		}
+		if e <= tol {
+			continue
+		}
+		if s.isBoxed(j) {
+			boxed++
+		} else {
+			other++
+		}
+		mx = math.Max(mx, e)
+	}
+	return boxed, other, mx
+}
+
+// flipToDualFeasible moves boxed nonbasic variables to the bound their reduced cost asks
+// for; it reports whether any moved (the caller recomputes the primal values).
+func (s *simplex) flipToDualFeasible() bool {
+	tol := s.set.dualTol
+	changed := false
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] >= 0 || !s.isBoxed(j) || s.lower[j] == s.upper[j] {
+			continue
+		}
+		if s.move[j] == 1 && s.d[j] < -tol {
+			s.x[j], s.move[j] = s.upper[j], -1
+			changed = true
+		} else if s.move[j] == -1 && s.d[j] > tol {
+			s.x[j], s.move[j] = s.lower[j], 1
+			changed = true
+		}
+	}
+	return changed
+}
+
+// correctDual restores dual feasibility after a recomputation: boxed variables flip,
+// others get their cost shifted so that the reduced cost is zero. Reports whether any
+// flip happened.
+func (s *simplex) correctDual() bool {
+	tol := s.set.dualTol
+	flipped := false
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] >= 0 || s.lower[j] == s.upper[j] {
+			continue
+		}
+		dj := s.d[j]
+		bad := false
+		switch s.move[j] {
+		case 1:
+			bad = dj < -tol
+		case -1:
+			bad = dj > tol
+		default:
+			bad = math.Abs(dj) > tol
+		}
+		if !bad {
+			continue
+		}
+		if s.isBoxed(j) {
+			if s.move[j] == 1 {
+				s.x[j], s.move[j] = s.upper[j], -1
+			} else {
+				s.x[j], s.move[j] = s.lower[j], 1
+			}
+			flipped = true
+			continue
+		}
+		s.cost[j] -= dj
+		s.d[j] = 0
+		s.perturbed = true
+	}
+	return flipped
+}
+
+// perturbCosts adds small random amounts to the costs in the direction that keeps the
+// current nonbasic positions dual feasible, so that dual degenerate ties break and the
+// dual simplex does not stall or cycle (Koberstein §6.2; the perturbation is removed and
+// cleaned up with the primal simplex at the end).
+func (s *simplex) perturbCosts() {
+	for j := 0; j < s.nt; j++ {
+		lo, up := s.lower[j], s.upper[j]
+		if lo == up {
+			continue
+		}
+		c := s.cost[j]
+		p := perturbBase * (1 + math.Abs(c)) * (1 + s.rng.Float64())
+		loInf, upInf := math.IsInf(lo, -1), math.IsInf(up, 1)
+		switch {
+		case loInf && upInf:
+			continue
+		case upInf:
+			s.cost[j] += p
+		case loInf:
+			s.cost[j] -= p
+		default:
+			if s.pos[j] < 0 && s.move[j] == -1 {
+				s.cost[j] -= p
+			} else if s.pos[j] < 0 {
+				s.cost[j] += p
+			} else if c >= 0 {
+				s.cost[j] += p
+			} else {
+				s.cost[j] -= p
+			}
+		}
+	}
+	s.perturbed = true
+}
+
+// restoreCosts removes perturbation and shifts.
+func (s *simplex) restoreCosts() {
+	copy(s.cost, s.lp.cost)
+	s.perturbed = false
+}
+
+// checkLimits reports a limit outcome, or −1 to continue.
+func (s *simplex) checkLimits() outcome {
+	if s.set.iterLimit > 0 && s.iters >= s.set.iterLimit {
+		return outIterLimit
+	}
+	if s.iters&15 != 0 {
+		return -1
+	}
+	if s.set.ctx != nil {
+		if err := s.set.ctx.Err(); err != nil {
+			if err == context.DeadlineExceeded {
+				return outTimeLimit
+			}
+			return outCancelled
+		}
+	}
+	if !s.set.deadline.IsZero() && time.Now().After(s.set.deadline) {
+		return outTimeLimit
+	}
+	return -1
+}
+
+func (s *simplex) logf(format string, args ...any) {
+	if s.set.verbose != nil {
+		fmt.Fprintf(s.set.verbose, format+"\n", args...)
+	}
+}
+
+// objective is cᵀz with the working costs.
+func (s *simplex) objective() float64 {
+	z := 0.0
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] < 0 {
+			z += s.cost[j] * s.x[j]
+		}
+	}
+	for p, v := range s.basic {
+		z += s.cost[v] * s.xB[p]
+	}
+	return z
+}
+
+// loadColumn scatters column j of [A I] into v (cleared first).
+func (s *simplex) loadColumn(j int, v *workVec) {
+	v.clearAll()
+	if j >= s.n {
+		v.val[j-s.n] = 1
+		v.idx = append(v.idx, j-s.n)
+		return
+	}
+	a := &s.lp.a
+	for p := a.start[j]; p < a.start[j+1]; p++ {
+		v.val[a.index[p]] = a.value[p]
+		v.idx = append(v.idx, a.index[p])
+	}
+}
+
+// ftranColumn sets s.col = B⁻¹ a_j.
+func (s *simplex) ftranColumn(j int) {
+	s.loadColumn(j, &s.col)
+	s.lu.ftran(s.col.val)
+	s.col.collect()
+}
+
+// btranUnit sets s.row = B⁻ᵀ e_r.
+func (s *simplex) btranUnit(r int) {
+	s.row.clearAll()
+	s.row.val[r] = 1
+	s.lu.btran(s.row.val)
+	s.row.collect()
+}
+
+// price computes the pivotal row α_r = ρᵀ[A I] over the nonbasic variables into s.alpha,
+// row-wise when ρ is sparse and column-wise otherwise.
+func (s *simplex) price(rho *workVec) {
+	al := &s.alpha
+	for _, j := range al.idx {
+		al.val[j] = 0
+		s.alphaMark[j] = false
+	}
+	al.idx = al.idx[:0]
+	ar := &s.lp.ar
+	work := 0
+	for _, i := range rho.idx {
+		work += ar.start[i+1] - ar.start[i]
+	}
+	if work*3 < len(s.lp.a.index) {
+		for _, i := range rho.idx {
+			ri := rho.val[i]
+			for p := ar.start[i]; p < ar.start[i+1]; p++ {
+				j := ar.index[p]
+				if !s.alphaMark[j] {
+					s.alphaMark[j] = true
+					al.idx = append(al.idx, j)
+				}
+				al.val[j] += ri * ar.value[p]
+			}
+		}
+	} else {
+		a := &s.lp.a
+		for j := 0; j < s.n; j++ {
+			if s.pos[j] >= 0 {
+				continue
+			}
+			v := 0.0
+			for p := a.start[j]; p < a.start[j+1]; p++ {
+				v += a.value[p] * rho.val[a.index[p]]
+			}
+			if v != 0 {
+				al.val[j] = v
+				s.alphaMark[j] = true
+				al.idx = append(al.idx, j)
+			}
+		}
+	}
+	for _, i := range rho.idx {
+		j := s.n + i
+		al.val[j] = rho.val[i]
+		if !s.alphaMark[j] {
+			s.alphaMark[j] = true
+			al.idx = append(al.idx, j)
+		}
+	}
+}
+
+// basisChange makes q basic at position r; the leaving variable becomes nonbasic at
+// value xLeave (a bound) and gets reduced cost dLeave.
+func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
+	leave := s.basic[r]
+	s.lu.update(r, s.col.val, s.col.idx)
+	s.basic[r] = q
+	s.pos[q] = r
+	s.pos[leave] = -1
+	s.xB[r] = xq
+	s.lB[r], s.uB[r] = s.lower[q], s.upper[q]
+	s.d[q] = 0
+	s.d[leave] = dLeave
+	lo, up := s.lower[leave], s.upper[leave]
+	switch {
+	case lo == up:
+		s.x[leave], s.move[leave] = lo, 0
+	case xLeave == lo:
+		s.x[leave], s.move[leave] = lo, 1
+	case xLeave == up:
+		s.x[leave], s.move[leave] = up, -1
+	default: // free variable leaving (phase 1 only): nonbasic at zero
+		s.x[leave], s.move[leave] = xLeave, 0
+	}
+}
+
+func (s *simplex) needRefactor() bool {
+	u := s.lu.numUpdates()
+	return u >= refactorInterval || (u > 10 && s.lu.etaNonzeros() > 2*s.lu.luNonzeros+4*s.m)
+}
+
+func (s *simplex) setTaboo(j int) {
+	if !s.taboo[j] {
+		s.taboo[j] = true
+		s.tabooList = append(s.tabooList, j)
+	}
+}
