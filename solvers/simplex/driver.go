@@ -45,6 +45,11 @@ func (s *simplex) run() outcome {
 			}
 		}
 		if other > 0 {
+			if !perturbedOnce {
+				perturbedOnce = true
+				s.perturbCosts()
+				s.computeDual()
+			}
 			if o := s.dualPhase1(); o != outOptimal && o != outInfeasible {
 				return o
 			}

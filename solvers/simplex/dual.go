@@ -101,6 +101,22 @@ func (s *simplex) dualIteration(r int) iterResult {
 			s.refreshDual()
 			return iterRetry
 		}
+		if s.set.verbose != nil {
+			s.logf("dual unbounded at row %d (var %d): x=%g lB=%g uB=%g, %d alpha entries", r, s.basic[r], xr, s.lB[r], s.uB[r], len(s.alpha.idx))
+			lo, hi := 0.0, 0.0
+			for _, j := range s.alpha.idx {
+				if s.pos[j] >= 0 {
+					continue
+				}
+				a := s.alpha.val[j]
+				s.logf("  j=%d alpha=%g x=%g [%g,%g] move=%d d=%g", j, a, s.x[j], s.lower[j], s.upper[j], s.move[j], s.d[j])
+				// x_Br = -sum a x_j ; range
+				v1, v2 := -a*s.lower[j], -a*s.upper[j]
+				lo += math.Min(v1, v2)
+				hi += math.Max(v1, v2)
+			}
+			s.logf("  achievable range of x_Br: [%g, %g]", lo, hi)
+		}
 		return iterInfeasible
 	}
 	s.ftranColumn(q)
@@ -135,9 +151,18 @@ func (s *simplex) dualIteration(r int) iterResult {
 	for _, i := range s.row.idx {
 		s.tau.val[i] = s.row.val[i]
 	}
-	s.lu.ftran(s.tau.val)
-	s.tau.collect()
+	s.tau.idx = append(s.tau.idx, s.row.idx...)
+	s.lu.ftranVec(&s.tau, s.densTau)
+	s.densTau = updateDensity(s.densTau, len(s.tau.idx), s.m)
 
+	s.stColNnz += len(s.col.idx)
+	s.stRowNnz += len(s.row.idx)
+	s.stTauNnz += len(s.tau.idx)
+	s.stAlphaNnz += len(s.alpha.idx)
+	s.stCands += len(s.cands)
+	if nflip > 0 {
+		s.stFlipIters++
+	}
 	// Primal step.
 	thetaP := (s.xB[r] - target) / ac
 	for _, p := range s.col.idx {
@@ -226,7 +251,10 @@ func (s *simplex) dualRatio(dir, slope float64) (int, int) {
 				g++
 			}
 		}
-		if slope-drop > 0 {
+		// Pass the group only while the slope stays clearly positive; a slope that the
+		// flips bring to within the primal tolerance ends the search here (the row can
+		// just become feasible, which is not a dual ray).
+		if slope-drop > s.set.primalTol {
 			slope -= drop
 			done = g
 			continue
@@ -260,15 +288,18 @@ func (s *simplex) applyFlips(nflip int) {
 			s.x[j], s.move[j] = s.lower[j], 1
 		}
 		if j >= s.n {
-			f.val[j-s.n] += delta
+			f.add(j-s.n, delta, s.lu.smark)
 			continue
 		}
 		for p := a.start[j]; p < a.start[j+1]; p++ {
-			f.val[a.index[p]] += a.value[p] * delta
+			f.add(a.index[p], a.value[p]*delta, s.lu.smark)
 		}
 	}
-	s.lu.ftran(f.val)
-	f.collect()
+	for _, i := range f.idx {
+		s.lu.smark[i] = false
+	}
+	s.lu.ftranVec(f, s.densFlip)
+	s.densFlip = updateDensity(s.densFlip, len(f.idx), s.m)
 	for _, p := range f.idx {
 		s.xB[p] -= f.val[p]
 	}
@@ -297,6 +328,7 @@ func (s *simplex) dualPhase1() outcome {
 	}
 	s.resetBounds()
 	o := s.dual()
+	s.logf("dual phase 1: outcome %d at iteration %d, objective %g", o, s.iters, s.objective())
 	copy(s.lower, s.lp.lower)
 	copy(s.upper, s.lp.upper)
 	s.resetBounds()

@@ -68,6 +68,10 @@ type luFactor struct {
 	lrStart, lrIdx []int // L transposed: row i → etas' pivot rows
 	lrVal          []float64
 	rowOfPos       []int // position k of the factorized basis → its pivot row
+	pivIdx         []int // row → its step in the pivot sequence
+	lEtaOf         []int // row → the L eta it pivots, or −1
+	smark          []bool
+	heap           []int
 	posScratch     []int
 	singularPos    []int // positions replaced by logicals (repair)
 	singularRow    []int // the rows whose logicals replaced them
@@ -534,10 +538,20 @@ func (f *luFactor) build() {
 	f.rowOfPos = growInts(f.rowOfPos, m)
 	f.pivOrder = growInts(f.pivOrder, m)
 	f.uDiag = growFloats(f.uDiag, m)
+	f.pivIdx = growInts(f.pivIdx, m)
+	f.lEtaOf = growInts(f.lEtaOf, m)
+	if len(f.smark) < m {
+		f.smark = make([]bool, m)
+	}
 	for s := 0; s < m; s++ {
 		f.rowOfPos[f.stepCol[s]] = f.stepRow[s]
 		f.pivOrder[s] = f.stepRow[s]
+		f.pivIdx[f.stepRow[s]] = s
 		f.uDiag[f.stepRow[s]] = f.stepPiv[s]
+		f.lEtaOf[s] = -1
+	}
+	for e, p := range f.lPiv {
+		f.lEtaOf[p] = e
 	}
 	// Positions replaced in the repair have their U entries dropped.
 	replaced := f.posScratch
@@ -716,4 +730,229 @@ func (f *luFactor) update(p int, alpha []float64, idx []int) {
 		}
 	}
 	f.pfStart = append(f.pfStart, len(f.pfIdx))
+}
+
+// Binary heaps of ints for the hyper-sparse solves: the next eta or pivot to apply is
+// the smallest (or largest) index among the nonzeros found so far.
+func heapPushMin(h []int, v int) []int {
+	h = append(h, v)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p] <= v {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = v
+	return h
+}
+
+func heapPopMin(h []int) (int, []int) {
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	n := len(h)
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1] < h[c] {
+			c++
+		}
+		if last <= h[c] {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	if n > 0 {
+		h[i] = last
+	}
+	return top, h
+}
+
+func heapPushMax(h []int, v int) []int { return heapPushMin(h, -v-1) }
+
+func heapPopMax(h []int) (int, []int) {
+	v, h := heapPopMin(h)
+	return -v - 1, h
+}
+
+// hyperThreshold is the density below which solves use the hyper-sparse traversal.
+const hyperThreshold = 0.1
+
+// ftranVec solves B x = b for a sparse b (v.idx lists its nonzeros, without duplicates)
+// and leaves v.idx listing the result's nonzeros. predicted is the expected density of
+// the result: sparse inputs with sparse predicted results are traversed in pivot order
+// through heaps, touching only the entries that become nonzero; others take the dense
+// path.
+func (f *luFactor) ftranVec(v *workVec, predicted float64) {
+	m := f.m
+	if float64(len(v.idx)) > 0.05*float64(m) || predicted > hyperThreshold {
+		f.ftran(v.val)
+		v.collect()
+		return
+	}
+	f.ftranHyper(v)
+}
+
+// ftranHyper is the hyper-sparse FTRAN.
+func (f *luFactor) ftranHyper(v *workVec) {
+	x, mark := v.val, f.smark
+	for _, i := range v.idx {
+		mark[i] = true
+	}
+	// L, in eta order.
+	h := f.heap[:0]
+	for _, i := range v.idx {
+		if e := f.lEtaOf[i]; e >= 0 {
+			h = heapPushMin(h, e)
+		}
+	}
+	for len(h) > 0 {
+		var e int
+		e, h = heapPopMin(h)
+		xp := x[f.lPiv[e]]
+		if xp == 0 {
+			continue
+		}
+		for t := f.lStart[e]; t < f.lStart[e+1]; t++ {
+			i := f.lIdx[t]
+			if !mark[i] {
+				mark[i] = true
+				v.idx = append(v.idx, i)
+				if ee := f.lEtaOf[i]; ee >= 0 {
+					h = heapPushMin(h, ee)
+				}
+			}
+			x[i] -= f.lVal[t] * xp
+		}
+	}
+	// U, backwards in pivot order.
+	for _, i := range v.idx {
+		h = heapPushMax(h, f.pivIdx[i])
+	}
+	for len(h) > 0 {
+		var k int
+		k, h = heapPopMax(h)
+		r := f.pivOrder[k]
+		val := x[r]
+		if val == 0 {
+			continue
+		}
+		val /= f.uDiag[r]
+		x[r] = val
+		for t := f.ucStart[r]; t < f.ucStart[r+1]; t++ {
+			i := f.ucIdx[t]
+			if !mark[i] {
+				mark[i] = true
+				v.idx = append(v.idx, i)
+				h = heapPushMax(h, f.pivIdx[i])
+			}
+			x[i] -= f.ucVal[t] * val
+		}
+	}
+	f.heap = h
+	// Product-form etas.
+	for e, p := range f.pfPos {
+		val := x[p]
+		if val == 0 {
+			continue
+		}
+		val /= f.pfPivot[e]
+		x[p] = val
+		for t := f.pfStart[e]; t < f.pfStart[e+1]; t++ {
+			i := f.pfIdx[t]
+			if !mark[i] {
+				mark[i] = true
+				v.idx = append(v.idx, i)
+			}
+			x[i] -= f.pfVal[t] * val
+		}
+	}
+	v.compact(mark)
+}
+
+// btranVec solves Bᵀ y = c for a sparse c, like ftranVec.
+func (f *luFactor) btranVec(v *workVec, predicted float64) {
+	m := f.m
+	if float64(len(v.idx)) > 0.05*float64(m) || predicted > hyperThreshold {
+		f.btran(v.val)
+		v.collect()
+		return
+	}
+	f.btranHyper(v)
+}
+
+// btranHyper is the hyper-sparse BTRAN.
+func (f *luFactor) btranHyper(v *workVec) {
+	y, mark := v.val, f.smark
+	for _, i := range v.idx {
+		mark[i] = true
+	}
+	for e := len(f.pfPos) - 1; e >= 0; e-- {
+		p := f.pfPos[e]
+		s := y[p]
+		for t := f.pfStart[e]; t < f.pfStart[e+1]; t++ {
+			s -= f.pfVal[t] * y[f.pfIdx[t]]
+		}
+		if s != 0 && !mark[p] {
+			mark[p] = true
+			v.idx = append(v.idx, p)
+		}
+		y[p] = s / f.pfPivot[e]
+	}
+	// Uᵀ, forwards in pivot order.
+	h := f.heap[:0]
+	for _, i := range v.idx {
+		h = heapPushMin(h, f.pivIdx[i])
+	}
+	for len(h) > 0 {
+		var k int
+		k, h = heapPopMin(h)
+		r := f.pivOrder[k]
+		val := y[r]
+		if val == 0 {
+			continue
+		}
+		val /= f.uDiag[r]
+		y[r] = val
+		for t := f.urStart[r]; t < f.urStart[r+1]; t++ {
+			i := f.urIdx[t]
+			if !mark[i] {
+				mark[i] = true
+				v.idx = append(v.idx, i)
+				h = heapPushMin(h, f.pivIdx[i])
+			}
+			y[i] -= f.urVal[t] * val
+		}
+	}
+	// Lᵀ, backwards in pivot order.
+	for _, i := range v.idx {
+		h = heapPushMax(h, f.pivIdx[i])
+	}
+	for len(h) > 0 {
+		var k int
+		k, h = heapPopMax(h)
+		r := f.pivOrder[k]
+		val := y[r]
+		if val == 0 {
+			continue
+		}
+		for t := f.lrStart[r]; t < f.lrStart[r+1]; t++ {
+			i := f.lrIdx[t]
+			if !mark[i] {
+				mark[i] = true
+				v.idx = append(v.idx, i)
+				h = heapPushMax(h, f.pivIdx[i])
+			}
+			y[i] -= f.lrVal[t] * val
+		}
+	}
+	f.heap = h
+	v.compact(mark)
 }

@@ -155,6 +155,7 @@ func TestLUFactorSolves(t *testing.T) {
 		basic = permuteBasis(&f, n, basic)
 		cond := 1.0
 		checkSolves(t, rng, &f, a, n, m, basic, &cond)
+		checkHyper(t, rng, &f, m)
 
 		// A chain of product-form updates.
 		for u := 0; u < 10; u++ {
@@ -189,6 +190,7 @@ func TestLUFactorSolves(t *testing.T) {
 			f.update(p, alpha, idx)
 			basic[p] = q
 			checkSolves(t, rng, &f, a, n, m, basic, &cond)
+			checkHyper(t, rng, &f, m)
 		}
 	}
 }
@@ -208,5 +210,47 @@ func TestLUSingularRepair(t *testing.T) {
 	z := &sparseMatrix{start: []int{0, 1}, index: []int{0}, value: []float64{1e-13}}
 	if got := f.factorize(1, 1, z, []int{0}); got != 1 {
 		t.Fatalf("tiny column: rank deficiency %d, want 1", got)
+	}
+}
+
+// checkHyper compares the hyper-sparse solves with the dense ones on unit and two-entry
+// right-hand sides.
+func checkHyper(t *testing.T, rng *rand.Rand, f *luFactor, m int) {
+	t.Helper()
+	for trial := 0; trial < 4; trial++ {
+		v := newWorkVec(m)
+		dense := make([]float64, m)
+		for k := 0; k < 1+trial%2; k++ {
+			i := rng.IntN(m)
+			if v.val[i] == 0 {
+				v.idx = append(v.idx, i)
+			}
+			x := rng.NormFloat64()
+			v.val[i] += x
+			dense[i] += x
+		}
+		transposed := trial >= 2
+		if transposed {
+			f.btranHyper(&v)
+			f.btran(dense)
+		} else {
+			f.ftranHyper(&v)
+			f.ftran(dense)
+		}
+		seen := make([]bool, m)
+		for _, i := range v.idx {
+			if seen[i] {
+				t.Fatalf("duplicate index %d", i)
+			}
+			seen[i] = true
+		}
+		for i := 0; i < m; i++ {
+			if math.Abs(v.val[i]-dense[i]) > 1e-9*(1+math.Abs(dense[i])) {
+				t.Fatalf("transposed=%v: hyper-sparse entry %d = %g, dense %g", transposed, i, v.val[i], dense[i])
+			}
+			if v.val[i] != 0 && !seen[i] {
+				t.Fatalf("transposed=%v: nonzero %d missing from the index", transposed, i)
+			}
+		}
 	}
 }

@@ -69,6 +69,32 @@ func (v *workVec) clearAll() {
 	v.idx = v.idx[:0]
 }
 
+// add accumulates x into entry i, recording i in idx the first time (mark tracks
+// membership; the caller clears it).
+func (v *workVec) add(i int, x float64, mark []bool) {
+	if !mark[i] {
+		mark[i] = true
+		v.idx = append(v.idx, i)
+	}
+	v.val[i] += x
+}
+
+// compact clears the marks of idx and drops entries that are (numerically) zero.
+func (v *workVec) compact(mark []bool) {
+	k := 0
+	for _, i := range v.idx {
+		mark[i] = false
+		x := v.val[i]
+		if math.Abs(x) <= luDropTol {
+			v.val[i] = 0
+			continue
+		}
+		v.idx[k] = i
+		k++
+	}
+	v.idx = v.idx[:k]
+}
+
 // collect rebuilds idx from val, flushing values below the drop tolerance to zero.
 func (v *workVec) collect() {
 	v.idx = v.idx[:0]
@@ -110,10 +136,10 @@ type settings struct {
 
 // Tolerances and schedule.
 const (
-	pivotTolerance   = 1e-9  // |α| below this never pivots
-	stabilityTol     = 1e-7  // relative mismatch of the pivot from the row and the column
-	refactorInterval = 100   // product-form updates between factorizations
-	perturbBase      = 5e-7  // cost perturbation, relative to 1+|c_j|
+	pivotTolerance   = 1e-9 // |α| below this never pivots
+	stabilityTol     = 1e-7 // relative mismatch of the pivot from the row and the column
+	refactorInterval = 100  // product-form updates between factorizations
+	perturbBase      = 5e-7
 	phase1Free       = 1000. // box given to free variables in the dual phase-1 subproblem
 )
 
@@ -143,11 +169,13 @@ type simplex struct {
 	taboo         []bool    // variables barred from entering until the next refactorization
 	tabooList     []int
 
-	scratch    []int
-	iters      int
-	perturbed  bool // working costs differ from lp.cost
-	rng        *rand.Rand
-	invertions int
+	scratch                                                        []int
+	iters                                                          int
+	densCol, densRow, densTau, densFlip                            float64
+	perturbed                                                      bool // working costs differ from lp.cost
+	rng                                                            *rand.Rand
+	invertions                                                     int
+	stColNnz, stRowNnz, stTauNnz, stAlphaNnz, stCands, stFlipIters int
 }
 
 type cand struct {
@@ -460,13 +488,25 @@ func (s *simplex) correctDual() bool {
 // dual simplex does not stall or cycle (Koberstein §6.2; the perturbation is removed and
 // cleaned up with the primal simplex at the end).
 func (s *simplex) perturbCosts() {
-	for j := 0; j < s.nt; j++ {
+	// Scale with the costs (HiGHS's rule: the largest cost, damped by a fourth root when
+	// above 100); logicals are not perturbed.
+	maxCost := 0.0
+	for j := 0; j < s.n; j++ {
+		if s.lower[j] != s.upper[j] {
+			maxCost = math.Max(maxCost, math.Abs(s.cost[j]))
+		}
+	}
+	if maxCost > 100 {
+		maxCost = math.Sqrt(math.Sqrt(maxCost))
+	}
+	base := perturbBase * math.Max(maxCost, 1e-3)
+	for j := 0; j < s.n; j++ {
 		lo, up := s.lower[j], s.upper[j]
 		if lo == up {
 			continue
 		}
 		c := s.cost[j]
-		p := perturbBase * (1 + math.Abs(c)) * (1 + s.rng.Float64())
+		p := base * (1 + math.Abs(c)) * (1 + s.rng.Float64())
 		loInf, upInf := math.IsInf(lo, -1), math.IsInf(up, 1)
 		switch {
 		case loInf && upInf:
@@ -556,16 +596,26 @@ func (s *simplex) loadColumn(j int, v *workVec) {
 // ftranColumn sets s.col = B⁻¹ a_j.
 func (s *simplex) ftranColumn(j int) {
 	s.loadColumn(j, &s.col)
-	s.lu.ftran(s.col.val)
-	s.col.collect()
+	s.lu.ftranVec(&s.col, s.densCol)
+	s.densCol = updateDensity(s.densCol, len(s.col.idx), s.m)
 }
 
 // btranUnit sets s.row = B⁻ᵀ e_r.
 func (s *simplex) btranUnit(r int) {
 	s.row.clearAll()
 	s.row.val[r] = 1
-	s.lu.btran(s.row.val)
-	s.row.collect()
+	s.row.idx = append(s.row.idx, r)
+	s.lu.btranVec(&s.row, s.densRow)
+	s.densRow = updateDensity(s.densRow, len(s.row.idx), s.m)
+}
+
+// updateDensity is a running average of result densities, which decides between the
+// dense and the hyper-sparse solves.
+func updateDensity(d float64, nnz, m int) float64 {
+	if m == 0 {
+		return d
+	}
+	return 0.95*d + 0.05*float64(nnz)/float64(m)
 }
 
 // price computes the pivotal row α_r = ρᵀ[A I] over the nonbasic variables into s.alpha,
