@@ -8,5 +8,6 @@
 package all
 
 import (
-// One line per backend; keep sorted.
+	// One line per backend; keep sorted.
+	_ "github.com/coraopt/coraopt/solvers/gonumlp"
 )
