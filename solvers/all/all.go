@@ -10,4 +10,5 @@ package all
 import (
 	// One line per backend; keep sorted.
 	_ "github.com/coraopt/coraopt/solvers/gonumlp"
+	_ "github.com/coraopt/coraopt/solvers/simplex"
 )

@@ -371,3 +371,6 @@ func (s *simplex) setWarmBasis(ws *solvers.Basis) {
 		s.w[p] = 1
 	}
 }
+
+// New returns the built-in simplex with its default settings.
+func New() *Solver { return &Solver{} }
