@@ -8,6 +8,7 @@ import (
 
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
 // netlibCases are the feasible, infeasible and unbounded LPs from HiGHS's check set with
@@ -65,6 +66,13 @@ func TestNetlib(t *testing.T) {
 				t.Fatalf("status %v, want %v", sol.Status, tc.status)
 			}
 			if tc.status == solvers.Optimal {
+				tol := solvertest.Tolerances{Obj: 1e-7, Feas: 1e-7, Dual: 1e-7}
+				if err := solvertest.CheckPrimal(p, sol, tol); err != nil {
+					t.Errorf("primal: %v", err)
+				}
+				if err := solvertest.CheckLPCertificate(p, sol, tol); err != nil {
+					t.Errorf("certificate: %v", err)
+				}
 				if rel := math.Abs(sol.Objective-tc.obj) / math.Max(1, math.Abs(tc.obj)); rel > 1e-6 {
 					t.Errorf("objective %.12g, want %.12g (rel %.2g)", sol.Objective, tc.obj, rel)
 				}
