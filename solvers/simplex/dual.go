@@ -170,10 +170,11 @@ func (s *simplex) dualIteration(r int) iterResult {
 	}
 	xq := s.x[q] + thetaP
 
-	// Dual update.
-	for _, j := range s.alpha.idx {
-		if s.pos[j] < 0 {
-			s.d[j] -= thetaD * s.alpha.val[j]
+	// Dual update (basic variables have α ≈ 0 and their d is reset when they leave).
+	if thetaD != 0 {
+		d, al := s.d, s.alpha.val
+		for _, j := range s.alpha.idx {
+			d[j] -= thetaD * al[j]
 		}
 	}
 
@@ -203,17 +204,15 @@ func (s *simplex) dualIteration(r int) iterResult {
 func (s *simplex) dualRatio(dir, slope float64) (int, int) {
 	tolD := s.set.dualTol
 	c := s.cands[:0]
+	move, al := s.move, s.alpha.val
 	for _, j := range s.alpha.idx {
-		if s.pos[j] >= 0 || s.taboo[j] {
+		mv := move[j] // 0 for basic and fixed variables
+		if mv == 0 {
 			continue
 		}
-		lo, up := s.lower[j], s.upper[j]
-		if lo == up {
-			continue
-		}
-		a := dir * s.alpha.val[j]
+		a := dir * al[j]
 		var ratio float64
-		switch s.move[j] {
+		switch mv {
 		case 1:
 			if a <= pivotTolerance {
 				continue
@@ -225,12 +224,21 @@ func (s *simplex) dualRatio(dir, slope float64) (int, int) {
 			}
 			ratio = s.d[j] / a
 		default: // free: blocks in both directions
-			if math.Abs(a) <= pivotTolerance {
+			if a <= pivotTolerance && a >= -pivotTolerance {
 				continue
 			}
 			ratio = math.Max(s.d[j]/a, 0)
+			if a < 0 {
+				a = -a
+			}
 		}
-		c = append(c, cand{j: j, ratio: ratio, alpha: math.Abs(a)})
+		if s.taboo[j] {
+			continue
+		}
+		if a < 0 {
+			a = -a
+		}
+		c = append(c, cand{j: j, ratio: ratio, alpha: a})
 	}
 	s.cands = c
 	done := 0

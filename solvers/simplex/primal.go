@@ -72,7 +72,7 @@ func (s *simplex) primalPrice() int {
 			e = -dj
 		case -1:
 			e = dj
-		default:
+		case moveFree:
 			e = math.Abs(dj)
 		}
 		if e <= tol {

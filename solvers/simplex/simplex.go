@@ -155,7 +155,7 @@ type simplex struct {
 	y                  []float64 // row duals of the last computeDual
 	basic              []int     // variable at each basis position
 	pos                []int     // position of each variable, −1 when nonbasic
-	move               []int8    // nonbasic: +1 at lower, −1 at upper, 0 fixed or free
+	move               []int8    // +1 at lower, −1 at upper, moveFree, 0 for fixed and basic
 	xB, lB, uB         []float64 // basic values and bounds by position
 	w                  []float64 // dual steepest-edge weights by position
 
@@ -163,7 +163,6 @@ type simplex struct {
 	col, row, tau workVec // m-vectors
 	flip          workVec
 	alpha         workVec // pivotal row over all n+m variables
-	alphaMark     []bool
 	cands         []cand
 	dv            []float64 // primal Devex weights
 	taboo         []bool    // variables barred from entering until the next refactorization
@@ -178,6 +177,9 @@ type simplex struct {
 	stColNnz, stRowNnz, stTauNnz, stAlphaNnz, stCands, stFlipIters int
 }
 
+// moveFree marks a nonbasic free variable (it may move either way).
+const moveFree int8 = 2
+
 type cand struct {
 	j     int
 	ratio float64
@@ -189,28 +191,27 @@ func newSimplex(lp *lpData, set settings) *simplex {
 	nt := n + m
 	s := &simplex{
 		lp: lp, m: m, n: n, nt: nt, set: set,
-		cost:      append([]float64(nil), lp.cost...),
-		lower:     append([]float64(nil), lp.lower...),
-		upper:     append([]float64(nil), lp.upper...),
-		x:         make([]float64, nt),
-		d:         make([]float64, nt),
-		y:         make([]float64, m),
-		basic:     make([]int, m),
-		pos:       make([]int, nt),
-		move:      make([]int8, nt),
-		xB:        make([]float64, m),
-		lB:        make([]float64, m),
-		uB:        make([]float64, m),
-		w:         make([]float64, m),
-		col:       newWorkVec(m),
-		row:       newWorkVec(m),
-		tau:       newWorkVec(m),
-		flip:      newWorkVec(m),
-		alpha:     newWorkVec(nt),
-		alphaMark: make([]bool, nt),
-		taboo:     make([]bool, nt),
-		scratch:   make([]int, m),
-		rng:       rand.New(rand.NewPCG(set.seed, 0x5eed)),
+		cost:    append([]float64(nil), lp.cost...),
+		lower:   append([]float64(nil), lp.lower...),
+		upper:   append([]float64(nil), lp.upper...),
+		x:       make([]float64, nt),
+		d:       make([]float64, nt),
+		y:       make([]float64, m),
+		basic:   make([]int, m),
+		pos:     make([]int, nt),
+		move:    make([]int8, nt),
+		xB:      make([]float64, m),
+		lB:      make([]float64, m),
+		uB:      make([]float64, m),
+		w:       make([]float64, m),
+		col:     newWorkVec(m),
+		row:     newWorkVec(m),
+		tau:     newWorkVec(m),
+		flip:    newWorkVec(m),
+		alpha:   newWorkVec(nt),
+		taboo:   make([]bool, nt),
+		scratch: make([]int, m),
+		rng:     rand.New(rand.NewPCG(set.seed, 0x5eed)),
 	}
 	return s
 }
@@ -224,6 +225,7 @@ func (s *simplex) setSlackBasis() {
 	for i := 0; i < s.m; i++ {
 		s.basic[i] = s.n + i
 		s.pos[s.n+i] = i
+		s.move[s.n+i] = 0
 		s.w[i] = 1
 	}
 }
@@ -240,7 +242,7 @@ func (s *simplex) placeNonbasic(j int, dj float64) {
 	case !math.IsInf(up, 1):
 		s.x[j], s.move[j] = up, -1
 	default:
-		s.x[j], s.move[j] = 0, 0
+		s.x[j], s.move[j] = 0, moveFree
 	}
 }
 
@@ -251,7 +253,7 @@ func (s *simplex) placeNonbasicNear(j int, v float64) {
 	case lo == up:
 		s.x[j], s.move[j] = lo, 0
 	case math.IsInf(lo, -1) && math.IsInf(up, 1):
-		s.x[j], s.move[j] = 0, 0
+		s.x[j], s.move[j] = 0, moveFree
 	case math.IsInf(up, 1) || (!math.IsInf(lo, -1) && v-lo <= up-v):
 		s.x[j], s.move[j] = lo, 1
 	default:
@@ -277,6 +279,7 @@ func (s *simplex) invert() int {
 		s.d[old] = 0
 		s.basic[p] = nv
 		s.pos[nv] = p
+		s.move[nv] = 0
 		s.d[nv] = 0
 		s.w[p] = 1
 	}
@@ -408,7 +411,7 @@ func (s *simplex) dualInfeasibility() (boxed, other int, mx float64) {
 			e = -dj
 		case -1:
 			e = dj
-		default:
+		case moveFree:
 			e = math.Abs(dj)
 		}
 		if e <= tol {
@@ -461,7 +464,7 @@ func (s *simplex) correctDual() bool {
 			bad = dj < -tol
 		case -1:
 			bad = dj > tol
-		default:
+		case moveFree:
 			bad = math.Abs(dj) > tol
 		}
 		if !bad {
@@ -622,54 +625,63 @@ func updateDensity(d float64, nnz, m int) float64 {
 // row-wise when ρ is sparse and column-wise otherwise.
 func (s *simplex) price(rho *workVec) {
 	al := &s.alpha
+	val := al.val
 	for _, j := range al.idx {
-		al.val[j] = 0
-		s.alphaMark[j] = false
+		val[j] = 0
 	}
-	al.idx = al.idx[:0]
+	idx := al.idx[:0]
 	ar := &s.lp.ar
 	work := 0
 	for _, i := range rho.idx {
 		work += ar.start[i+1] - ar.start[i]
 	}
 	if work*3 < len(s.lp.a.index) {
+		// Row-wise: a touched entry is never left at exactly zero (a cancellation leaves
+		// a tiny value instead), so val[j] == 0 means "not yet in the index".
 		for _, i := range rho.idx {
 			ri := rho.val[i]
 			for p := ar.start[i]; p < ar.start[i+1]; p++ {
 				j := ar.index[p]
-				if !s.alphaMark[j] {
-					s.alphaMark[j] = true
-					al.idx = append(al.idx, j)
+				v := val[j]
+				if v == 0 {
+					idx = append(idx, j)
 				}
-				al.val[j] += ri * ar.value[p]
+				v += ri * ar.value[p]
+				if v == 0 {
+					v = tinyValue
+				}
+				val[j] = v
 			}
 		}
 	} else {
 		a := &s.lp.a
+		rv := rho.val
 		for j := 0; j < s.n; j++ {
-			if s.pos[j] >= 0 {
-				continue
+			if s.move[j] == 0 {
+				continue // basic or fixed: never priced
 			}
 			v := 0.0
 			for p := a.start[j]; p < a.start[j+1]; p++ {
-				v += a.value[p] * rho.val[a.index[p]]
+				v += a.value[p] * rv[a.index[p]]
 			}
 			if v != 0 {
-				al.val[j] = v
-				s.alphaMark[j] = true
-				al.idx = append(al.idx, j)
+				val[j] = v
+				idx = append(idx, j)
 			}
 		}
 	}
 	for _, i := range rho.idx {
 		j := s.n + i
-		al.val[j] = rho.val[i]
-		if !s.alphaMark[j] {
-			s.alphaMark[j] = true
-			al.idx = append(al.idx, j)
+		if val[j] == 0 {
+			idx = append(idx, j)
 		}
+		val[j] = rho.val[i]
 	}
+	al.idx = idx
 }
+
+// tinyValue stands for an exact zero produced by cancellation in a sparse accumulation.
+const tinyValue = 1e-100
 
 // basisChange makes q basic at position r; the leaving variable becomes nonbasic at
 // value xLeave (a bound) and gets reduced cost dLeave.
@@ -678,6 +690,7 @@ func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 	s.lu.update(r, s.col.val, s.col.idx)
 	s.basic[r] = q
 	s.pos[q] = r
+	s.move[q] = 0
 	s.pos[leave] = -1
 	s.xB[r] = xq
 	s.lB[r], s.uB[r] = s.lower[q], s.upper[q]
@@ -691,8 +704,8 @@ func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 		s.x[leave], s.move[leave] = lo, 1
 	case xLeave == up:
 		s.x[leave], s.move[leave] = up, -1
-	default: // free variable leaving (phase 1 only): nonbasic at zero
-		s.x[leave], s.move[leave] = xLeave, 0
+	default: // a free variable: nonbasic where it is
+		s.x[leave], s.move[leave] = xLeave, moveFree
 	}
 }
 

@@ -326,6 +326,7 @@ func (s *simplex) setWarmBasis(ws *solvers.Basis) {
 		if status(j) == solvers.Basic {
 			s.basic[nb] = j
 			s.pos[j] = nb
+			s.move[j] = 0
 			nb++
 		}
 	}
@@ -334,6 +335,7 @@ func (s *simplex) setWarmBasis(ws *solvers.Basis) {
 		if s.pos[j] < 0 {
 			s.basic[nb] = j
 			s.pos[j] = nb
+			s.move[j] = 0
 			nb++
 		}
 	}
@@ -361,7 +363,7 @@ func (s *simplex) setWarmBasis(ws *solvers.Basis) {
 			}
 		case solvers.AtZero:
 			if math.IsInf(lo, -1) && math.IsInf(up, 1) {
-				s.x[j], s.move[j] = 0, 0
+				s.x[j], s.move[j] = 0, moveFree
 				continue
 			}
 		}

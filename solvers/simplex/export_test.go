@@ -1,0 +1,4 @@
+package simplex
+
+// ReadMPS exposes the tests' MPS reader to the external test package.
+var ReadMPS = readMPS
