@@ -18,15 +18,19 @@ func cpuNow() time.Duration {
 }
 func TestDbgTime(t *testing.T) {
 	for _, name := range strings.Split(os.Getenv("MODELS"), ",") {
-		path := "/tmp/"+name+".mps"
-		if !strings.HasPrefix(name, "sched") { path = testmodels.Path(t, name+".mps") }
+		path := "/tmp/" + name + ".mps"
+		if !strings.HasPrefix(name, "sched") {
+			path = testmodels.Path(t, name+".mps")
+		}
 		p, err := readMPS(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		s := &Solver{}
-		reps := 3
-		if strings.HasPrefix(name, "sched5") || name == "greenbea" { reps = 1 }
+		reps := 9
+		if strings.HasPrefix(name, "sched5") || name == "greenbea" {
+			reps = 1
+		}
 		var best time.Duration = 1 << 62
 		var it int
 		for r := 0; r < reps; r++ {

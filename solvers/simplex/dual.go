@@ -28,9 +28,13 @@ func (s *simplex) refreshDual() {
 // (outInfeasible) or a limit stops it.
 func (s *simplex) dual() outcome {
 	retries := 0
+	start := s.iters
 	for {
 		if o := s.checkLimits(); o >= 0 {
 			return o
+		}
+		if s.phase1 && s.iters > start && (s.iters-start)%s.phase1Check == 0 && s.dualFeasibleForOriginal() {
+			return outOptimal
 		}
 		if s.needRefactor() {
 			s.refreshDual()
@@ -152,7 +156,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 		s.tau.val[i] = s.row.val[i]
 	}
 	s.tau.idx = append(s.tau.idx, s.row.idx...)
-	s.lu.ftranVec(&s.tau, s.densTau)
+	s.lu.ftranVec(&s.tau, s.densTau, false)
 	s.densTau = updateDensity(s.densTau, len(s.tau.idx), s.m)
 
 	s.stColNnz += len(s.col.idx)
@@ -306,7 +310,7 @@ func (s *simplex) applyFlips(nflip int) {
 	for _, i := range f.idx {
 		s.lu.smark[i] = false
 	}
-	s.lu.ftranVec(f, s.densFlip)
+	s.lu.ftranVec(f, s.densFlip, false)
 	s.densFlip = updateDensity(s.densFlip, len(f.idx), s.m)
 	for _, p := range f.idx {
 		s.xB[p] -= f.val[p]
@@ -335,12 +339,46 @@ func (s *simplex) dualPhase1() outcome {
 		}
 	}
 	s.resetBounds()
+	s.phase1 = true
+	s.phase1Check = max(5, s.nt/1000)
 	o := s.dual()
+	s.phase1 = false
 	s.logf("dual phase 1: outcome %d at iteration %d, objective %g", o, s.iters, s.objective())
 	copy(s.lower, s.lp.lower)
 	copy(s.upper, s.lp.upper)
 	s.resetBounds()
 	return o
+}
+
+// dualFeasibleForOriginal reports whether the reduced costs are dual feasible for the
+// LP's own bounds (boxed variables always are: they can sit at either bound). Phase 1
+// stops as soon as this holds, even before its subproblem is solved.
+func (s *simplex) dualFeasibleForOriginal() bool {
+	tol := s.set.dualTol
+	for j := 0; j < s.nt; j++ {
+		if s.pos[j] >= 0 {
+			continue
+		}
+		lo, up := s.lp.lower[j], s.lp.upper[j]
+		loInf, upInf := math.IsInf(lo, -1), math.IsInf(up, 1)
+		dj := s.d[j]
+		switch {
+		case !loInf && !upInf:
+		case loInf && upInf:
+			if math.Abs(dj) > tol {
+				return false
+			}
+		case loInf:
+			if dj > tol {
+				return false
+			}
+		default:
+			if dj < -tol {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // resetBounds re-places the nonbasic variables by their reduced costs after the working

@@ -19,7 +19,7 @@ type sparseMatrix struct {
 	value []float64
 }
 
-// luFactor is a sparse LU factorization of a simplex basis matrix B with product-form
+// luFactor is a sparse LU factorization of a simplex basis matrix B with Forrest–Tomlin
 // updates. B's column k is column basic[k] of [A I]. After factorize, the caller permutes
 // its basis so that the variable pivoted in row r sits at position r; from then on the
 // positions of the basis and the rows of B coincide, and ftran returns B⁻¹a indexed by
@@ -59,37 +59,55 @@ type luFactor struct {
 	lVal             []float64
 
 	// Final factors, indexed by row (= basis position after permutation).
-	pivOrder       []int // pivot sequence of rows
-	uDiag          []float64
-	ucStart, ucIdx []int // U column r: rows pivoted earlier
-	ucVal          []float64
-	urStart, urIdx []int // U row r: rows pivoted later
-	urVal          []float64
-	lrStart, lrIdx []int // L transposed: row i → etas' pivot rows
-	lrVal          []float64
-	rowOfPos       []int // position k of the factorized basis → its pivot row
-	pivIdx         []int // row → its step in the pivot sequence
-	lEtaOf         []int // row → the L eta it pivots, or −1
-	smark          []bool
-	heap           []int
-	posScratch     []int
-	singularPos    []int // positions replaced by logicals (repair)
-	singularRow    []int // the rows whose logicals replaced them
-	luNonzeros     int
+	lOrder   []int // the factorization's pivot sequence of rows (L's order)
+	lPivIdx  []int // row → its step in lOrder
+	lEtaOf   []int // row → the L eta it pivots, or −1
+	lrStart  []int // L transposed: row i → etas' pivot rows
+	lrIdx    []int
+	lrVal    []float64
+	uDiag    []float64
+	uOrder   []int // U's pivot sequence of rows; −1 marks a row moved to the end by an update
+	uPos     []int // row → its index in uOrder
+	ucStart  []int // U column r (rows pivoted earlier): ucIdx/ucVal[ucStart[r] : +ucLen[r]]
+	ucLen    []int
+	ucIdx    []int
+	ucVal    []float64
+	urStart  []int // U row r (rows pivoted later), with spare room for updates
+	urLen    []int
+	urCap    []int
+	urIdx    []int
+	urVal    []float64
+	rowOfPos []int // position k of the factorized basis → its pivot row
 
-	// Product-form etas: pfPos[e] is the pivot position; entries exclude the pivot.
-	pfPos   []int
-	pfPivot []float64
-	pfStart []int
-	pfIdx   []int
-	pfVal   []float64
+	// Forrest–Tomlin row etas R_e: x[etaPiv[e]] −= Σ etaVal·x[etaIdx] (FTRAN, after L).
+	etaPiv   []int
+	etaStart []int
+	etaIdx   []int
+	etaVal   []float64
+
+	// The spike L⁻¹·R·a_q of the last FTRAN that asked for it, for the next update.
+	spikeIdx []int
+	spikeVal []float64
+	spikeOK  bool
+
+	nUpdates    int
+	uGrowth     int // U entries added by updates
+	luNonzeros  int
+	posScratch  []int
+	singularPos []int // positions replaced by logicals (repair)
+	singularRow []int // the rows whose logicals replaced them
+	smark       []bool
+	wVal        []float64
+	heap        []int
+	muIdx       []int
+	muVal       []float64
 }
 
-// numUpdates is the number of product-form updates since the last factorization.
-func (f *luFactor) numUpdates() int { return len(f.pfPos) }
+// numUpdates is the number of basis updates since the last factorization.
+func (f *luFactor) numUpdates() int { return f.nUpdates }
 
-// etaNonzeros is the number of nonzeros in the update etas.
-func (f *luFactor) etaNonzeros() int { return len(f.pfIdx) }
+// etaNonzeros is the number of nonzeros the updates added (row etas and U columns).
+func (f *luFactor) etaNonzeros() int { return len(f.etaIdx) + f.uGrowth }
 
 func growInts(s []int, n int) []int {
 	if cap(s) < n {
@@ -161,8 +179,6 @@ func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
 		}
 	}
 	f.build()
-	f.pfPos, f.pfPivot, f.pfIdx, f.pfVal = f.pfPos[:0], f.pfPivot[:0], f.pfIdx[:0], f.pfVal[:0]
-	f.pfStart = append(f.pfStart[:0], 0)
 	return len(f.singularPos)
 }
 
@@ -530,429 +546,4 @@ func (f *luFactor) eliminate(r, c int) {
 	f.stepCol = append(f.stepCol, c)
 	f.stepPiv = append(f.stepPiv, piv)
 	f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
-}
-
-// build turns the elimination record into the row-indexed factors used by the solves.
-func (f *luFactor) build() {
-	m := f.m
-	f.rowOfPos = growInts(f.rowOfPos, m)
-	f.pivOrder = growInts(f.pivOrder, m)
-	f.uDiag = growFloats(f.uDiag, m)
-	f.pivIdx = growInts(f.pivIdx, m)
-	f.lEtaOf = growInts(f.lEtaOf, m)
-	if len(f.smark) < m {
-		f.smark = make([]bool, m)
-	}
-	for s := 0; s < m; s++ {
-		f.rowOfPos[f.stepCol[s]] = f.stepRow[s]
-		f.pivOrder[s] = f.stepRow[s]
-		f.pivIdx[f.stepRow[s]] = s
-		f.uDiag[f.stepRow[s]] = f.stepPiv[s]
-		f.lEtaOf[s] = -1
-	}
-	for e, p := range f.lPiv {
-		f.lEtaOf[p] = e
-	}
-	// Positions replaced in the repair have their U entries dropped.
-	replaced := f.posScratch
-	replaced = growInts(replaced, m)
-	clear(replaced)
-	for _, k := range f.singularPos {
-		replaced[k] = 1
-	}
-	f.posScratch = replaced
-
-	// U row-wise, by row.
-	f.urStart = growInts(f.urStart, m+1)
-	cnt := f.urStart[:m+1]
-	clear(cnt)
-	f.ucStart = growInts(f.ucStart, m+1)
-	ccnt := f.ucStart[:m+1]
-	clear(ccnt)
-	nnz := 0
-	for s := 0; s < m; s++ {
-		r := f.stepRow[s]
-		for t := f.uTmpStart[s]; t < f.uTmpStart[s+1]; t++ {
-			k := f.uTmpIdx[t]
-			if replaced[k] != 0 {
-				continue
-			}
-			cnt[r+1]++
-			ccnt[f.rowOfPos[k]+1]++
-			nnz++
-		}
-	}
-	for i := 0; i < m; i++ {
-		cnt[i+1] += cnt[i]
-		ccnt[i+1] += ccnt[i]
-	}
-	f.urIdx = growInts(f.urIdx, nnz)
-	f.urVal = growFloats(f.urVal, nnz)
-	f.ucIdx = growInts(f.ucIdx, nnz)
-	f.ucVal = growFloats(f.ucVal, nnz)
-	fillR := growInts(f.mark, m) // reuse scratch
-	copy(fillR, f.urStart[:m])
-	fillC := make([]int, m)
-	copy(fillC, f.ucStart[:m])
-	for s := 0; s < m; s++ {
-		r := f.stepRow[s]
-		for t := f.uTmpStart[s]; t < f.uTmpStart[s+1]; t++ {
-			k := f.uTmpIdx[t]
-			if replaced[k] != 0 {
-				continue
-			}
-			row := f.rowOfPos[k]
-			v := f.uTmpVal[t]
-			f.urIdx[fillR[r]] = row
-			f.urVal[fillR[r]] = v
-			fillR[r]++
-			f.ucIdx[fillC[row]] = r
-			f.ucVal[fillC[row]] = v
-			fillC[row]++
-		}
-	}
-	clear(fillR)
-	f.mark = fillR
-
-	// L transposed, by row.
-	f.lrStart = growInts(f.lrStart, m+1)
-	lc := f.lrStart[:m+1]
-	clear(lc)
-	for _, i := range f.lIdx {
-		lc[i+1]++
-	}
-	for i := 0; i < m; i++ {
-		lc[i+1] += lc[i]
-	}
-	nl := len(f.lIdx)
-	f.lrIdx = growInts(f.lrIdx, nl)
-	f.lrVal = growFloats(f.lrVal, nl)
-	copy(fillC, f.lrStart[:m])
-	for e := range f.lPiv {
-		p := f.lPiv[e]
-		for t := f.lStart[e]; t < f.lStart[e+1]; t++ {
-			i := f.lIdx[t]
-			f.lrIdx[fillC[i]] = p
-			f.lrVal[fillC[i]] = f.lVal[t]
-			fillC[i]++
-		}
-	}
-	f.luNonzeros = nnz + nl + m
-}
-
-// ftran solves B x = b in place: x holds b indexed by row on entry and B⁻¹b indexed by
-// basis position on return.
-func (f *luFactor) ftran(x []float64) {
-	// L
-	for e, p := range f.lPiv {
-		xp := x[p]
-		if xp == 0 {
-			continue
-		}
-		for t := f.lStart[e]; t < f.lStart[e+1]; t++ {
-			x[f.lIdx[t]] -= f.lVal[t] * xp
-		}
-	}
-	// U, backwards in pivot order.
-	for s := f.m - 1; s >= 0; s-- {
-		r := f.pivOrder[s]
-		v := x[r]
-		if v == 0 {
-			continue
-		}
-		v /= f.uDiag[r]
-		x[r] = v
-		for t := f.ucStart[r]; t < f.ucStart[r+1]; t++ {
-			x[f.ucIdx[t]] -= f.ucVal[t] * v
-		}
-	}
-	// Product-form etas.
-	for e, p := range f.pfPos {
-		v := x[p]
-		if v == 0 {
-			continue
-		}
-		v /= f.pfPivot[e]
-		x[p] = v
-		for t := f.pfStart[e]; t < f.pfStart[e+1]; t++ {
-			x[f.pfIdx[t]] -= f.pfVal[t] * v
-		}
-	}
-}
-
-// btran solves Bᵀ y = c in place: y holds c indexed by basis position on entry and the
-// solution indexed by row on return.
-func (f *luFactor) btran(y []float64) {
-	for e := len(f.pfPos) - 1; e >= 0; e-- {
-		p := f.pfPos[e]
-		s := y[p]
-		for t := f.pfStart[e]; t < f.pfStart[e+1]; t++ {
-			s -= f.pfVal[t] * y[f.pfIdx[t]]
-		}
-		y[p] = s / f.pfPivot[e]
-	}
-	for s := 0; s < f.m; s++ {
-		r := f.pivOrder[s]
-		v := y[r]
-		if v == 0 {
-			continue
-		}
-		v /= f.uDiag[r]
-		y[r] = v
-		for t := f.urStart[r]; t < f.urStart[r+1]; t++ {
-			y[f.urIdx[t]] -= f.urVal[t] * v
-		}
-	}
-	for s := f.m - 1; s >= 0; s-- {
-		r := f.pivOrder[s]
-		v := y[r]
-		if v == 0 {
-			continue
-		}
-		for t := f.lrStart[r]; t < f.lrStart[r+1]; t++ {
-			y[f.lrIdx[t]] -= f.lrVal[t] * v
-		}
-	}
-}
-
-// update records the basis change at position p whose entering column is alpha = B⁻¹a_q
-// (dense, by position; idx lists its nonzeros).
-func (f *luFactor) update(p int, alpha []float64, idx []int) {
-	f.pfPos = append(f.pfPos, p)
-	f.pfPivot = append(f.pfPivot, alpha[p])
-	for _, i := range idx {
-		if i == p {
-			continue
-		}
-		if v := alpha[i]; math.Abs(v) > luDropTol {
-			f.pfIdx = append(f.pfIdx, i)
-			f.pfVal = append(f.pfVal, v)
-		}
-	}
-	f.pfStart = append(f.pfStart, len(f.pfIdx))
-}
-
-// Binary heaps of ints for the hyper-sparse solves: the next eta or pivot to apply is
-// the smallest (or largest) index among the nonzeros found so far.
-func heapPushMin(h []int, v int) []int {
-	h = append(h, v)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p] <= v {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = v
-	return h
-}
-
-func heapPopMin(h []int) (int, []int) {
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	n := len(h)
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1] < h[c] {
-			c++
-		}
-		if last <= h[c] {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if n > 0 {
-		h[i] = last
-	}
-	return top, h
-}
-
-func heapPushMax(h []int, v int) []int { return heapPushMin(h, -v-1) }
-
-func heapPopMax(h []int) (int, []int) {
-	v, h := heapPopMin(h)
-	return -v - 1, h
-}
-
-// hyperThreshold is the density below which solves use the hyper-sparse traversal.
-const hyperThreshold = 0.1
-
-// ftranVec solves B x = b for a sparse b (v.idx lists its nonzeros, without duplicates)
-// and leaves v.idx listing the result's nonzeros. predicted is the expected density of
-// the result: sparse inputs with sparse predicted results are traversed in pivot order
-// through heaps, touching only the entries that become nonzero; others take the dense
-// path.
-func (f *luFactor) ftranVec(v *workVec, predicted float64) {
-	m := f.m
-	if float64(len(v.idx)) > 0.05*float64(m) || predicted > hyperThreshold {
-		f.ftran(v.val)
-		v.collect()
-		return
-	}
-	f.ftranHyper(v)
-}
-
-// ftranHyper is the hyper-sparse FTRAN.
-func (f *luFactor) ftranHyper(v *workVec) {
-	x, mark := v.val, f.smark
-	for _, i := range v.idx {
-		mark[i] = true
-	}
-	// L, in eta order.
-	h := f.heap[:0]
-	for _, i := range v.idx {
-		if e := f.lEtaOf[i]; e >= 0 {
-			h = heapPushMin(h, e)
-		}
-	}
-	for len(h) > 0 {
-		var e int
-		e, h = heapPopMin(h)
-		xp := x[f.lPiv[e]]
-		if xp == 0 {
-			continue
-		}
-		for t := f.lStart[e]; t < f.lStart[e+1]; t++ {
-			i := f.lIdx[t]
-			if !mark[i] {
-				mark[i] = true
-				v.idx = append(v.idx, i)
-				if ee := f.lEtaOf[i]; ee >= 0 {
-					h = heapPushMin(h, ee)
-				}
-			}
-			x[i] -= f.lVal[t] * xp
-		}
-	}
-	// U, backwards in pivot order.
-	for _, i := range v.idx {
-		h = heapPushMax(h, f.pivIdx[i])
-	}
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMax(h)
-		r := f.pivOrder[k]
-		val := x[r]
-		if val == 0 {
-			continue
-		}
-		val /= f.uDiag[r]
-		x[r] = val
-		for t := f.ucStart[r]; t < f.ucStart[r+1]; t++ {
-			i := f.ucIdx[t]
-			if !mark[i] {
-				mark[i] = true
-				v.idx = append(v.idx, i)
-				h = heapPushMax(h, f.pivIdx[i])
-			}
-			x[i] -= f.ucVal[t] * val
-		}
-	}
-	f.heap = h
-	// Product-form etas.
-	for e, p := range f.pfPos {
-		val := x[p]
-		if val == 0 {
-			continue
-		}
-		val /= f.pfPivot[e]
-		x[p] = val
-		for t := f.pfStart[e]; t < f.pfStart[e+1]; t++ {
-			i := f.pfIdx[t]
-			if !mark[i] {
-				mark[i] = true
-				v.idx = append(v.idx, i)
-			}
-			x[i] -= f.pfVal[t] * val
-		}
-	}
-	v.compact(mark)
-}
-
-// btranVec solves Bᵀ y = c for a sparse c, like ftranVec.
-func (f *luFactor) btranVec(v *workVec, predicted float64) {
-	m := f.m
-	if float64(len(v.idx)) > 0.05*float64(m) || predicted > hyperThreshold {
-		f.btran(v.val)
-		v.collect()
-		return
-	}
-	f.btranHyper(v)
-}
-
-// btranHyper is the hyper-sparse BTRAN.
-func (f *luFactor) btranHyper(v *workVec) {
-	y, mark := v.val, f.smark
-	for _, i := range v.idx {
-		mark[i] = true
-	}
-	for e := len(f.pfPos) - 1; e >= 0; e-- {
-		p := f.pfPos[e]
-		s := y[p]
-		for t := f.pfStart[e]; t < f.pfStart[e+1]; t++ {
-			s -= f.pfVal[t] * y[f.pfIdx[t]]
-		}
-		if s != 0 && !mark[p] {
-			mark[p] = true
-			v.idx = append(v.idx, p)
-		}
-		y[p] = s / f.pfPivot[e]
-	}
-	// Uᵀ, forwards in pivot order.
-	h := f.heap[:0]
-	for _, i := range v.idx {
-		h = heapPushMin(h, f.pivIdx[i])
-	}
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMin(h)
-		r := f.pivOrder[k]
-		val := y[r]
-		if val == 0 {
-			continue
-		}
-		val /= f.uDiag[r]
-		y[r] = val
-		for t := f.urStart[r]; t < f.urStart[r+1]; t++ {
-			i := f.urIdx[t]
-			if !mark[i] {
-				mark[i] = true
-				v.idx = append(v.idx, i)
-				h = heapPushMin(h, f.pivIdx[i])
-			}
-			y[i] -= f.urVal[t] * val
-		}
-	}
-	// Lᵀ, backwards in pivot order.
-	for _, i := range v.idx {
-		h = heapPushMax(h, f.pivIdx[i])
-	}
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMax(h)
-		r := f.pivOrder[k]
-		val := y[r]
-		if val == 0 {
-			continue
-		}
-		for t := f.lrStart[r]; t < f.lrStart[r+1]; t++ {
-			i := f.lrIdx[t]
-			if !mark[i] {
-				mark[i] = true
-				v.idx = append(v.idx, i)
-				h = heapPushMax(h, f.pivIdx[i])
-			}
-			y[i] -= f.lrVal[t] * val
-		}
-	}
-	f.heap = h
-	v.compact(mark)
 }

@@ -169,6 +169,9 @@ type simplex struct {
 	tabooList     []int
 
 	scratch                                                        []int
+	phase1                                                         bool // the dual simplex runs on the phase-1 subproblem
+	forceRefactor                                                  bool // the last update failed its stability check
+	phase1Check                                                    int  // iterations between checks for dual feasibility in phase 1
 	iters                                                          int
 	densCol, densRow, densTau, densFlip                            float64
 	perturbed                                                      bool // working costs differ from lp.cost
@@ -270,6 +273,10 @@ func (s *simplex) isBoxed(j int) bool {
 // columns replaced.
 func (s *simplex) invert() int {
 	s.invertions++
+	s.forceRefactor = false
+	if s.set.verbose != nil && s.invertions%10 == 0 {
+		s.logf("invert %d: updates %d eta nnz %d lu nnz %d m %d", s.invertions, s.lu.numUpdates(), s.lu.etaNonzeros(), s.lu.luNonzeros, s.m)
+	}
 	k := s.lu.factorize(s.m, s.n, &s.lp.a, s.basic)
 	for t, p := range s.lu.singularPos {
 		old := s.basic[p]
@@ -333,7 +340,7 @@ func (s *simplex) computePrimal() {
 			rhs[j-s.n] -= v
 		}
 	}
-	s.lu.ftran(rhs)
+	s.lu.ftran(rhs, false)
 	copy(s.xB, rhs)
 	clear(rhs)
 	s.col.idx = s.col.idx[:0]
@@ -599,7 +606,7 @@ func (s *simplex) loadColumn(j int, v *workVec) {
 // ftranColumn sets s.col = B⁻¹ a_j.
 func (s *simplex) ftranColumn(j int) {
 	s.loadColumn(j, &s.col)
-	s.lu.ftranVec(&s.col, s.densCol)
+	s.lu.ftranVec(&s.col, s.densCol, true)
 	s.densCol = updateDensity(s.densCol, len(s.col.idx), s.m)
 }
 
@@ -687,7 +694,9 @@ const tinyValue = 1e-100
 // value xLeave (a bound) and gets reduced cost dLeave.
 func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 	leave := s.basic[r]
-	s.lu.update(r, s.col.val, s.col.idx)
+	if !s.lu.update(r, s.col.val[r]) {
+		s.forceRefactor = true
+	}
 	s.basic[r] = q
 	s.pos[q] = r
 	s.move[q] = 0
@@ -710,8 +719,11 @@ func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 }
 
 func (s *simplex) needRefactor() bool {
+	if s.forceRefactor {
+		return true
+	}
 	u := s.lu.numUpdates()
-	return u >= refactorInterval || (u > 10 && s.lu.etaNonzeros() > 2*s.lu.luNonzeros+4*s.m)
+	return u >= refactorInterval || (u > 10 && float64(s.lu.etaNonzeros()) > 2*float64(s.lu.luNonzeros+s.m))
 }
 
 func (s *simplex) setTaboo(j int) {
