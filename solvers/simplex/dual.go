@@ -105,22 +105,6 @@ func (s *simplex) dualIteration(r int) iterResult {
 			s.refreshDual()
 			return iterRetry
 		}
-		if s.set.verbose != nil {
-			s.logf("dual unbounded at row %d (var %d): x=%g lB=%g uB=%g, %d alpha entries", r, s.basic[r], xr, s.lB[r], s.uB[r], len(s.alpha.idx))
-			lo, hi := 0.0, 0.0
-			for _, j := range s.alpha.idx {
-				if s.pos[j] >= 0 {
-					continue
-				}
-				a := s.alpha.val[j]
-				s.logf("  j=%d alpha=%g x=%g [%g,%g] move=%d d=%g", j, a, s.x[j], s.lower[j], s.upper[j], s.move[j], s.d[j])
-				// x_Br = -sum a x_j ; range
-				v1, v2 := -a*s.lower[j], -a*s.upper[j]
-				lo += math.Min(v1, v2)
-				hi += math.Max(v1, v2)
-			}
-			s.logf("  achievable range of x_Br: [%g, %g]", lo, hi)
-		}
 		return iterInfeasible
 	}
 	s.ftranColumn(q)
@@ -159,14 +143,6 @@ func (s *simplex) dualIteration(r int) iterResult {
 	s.lu.ftranVec(&s.tau, s.densTau, false)
 	s.densTau = updateDensity(s.densTau, len(s.tau.idx), s.m)
 
-	s.stColNnz += len(s.col.idx)
-	s.stRowNnz += len(s.row.idx)
-	s.stTauNnz += len(s.tau.idx)
-	s.stAlphaNnz += len(s.alpha.idx)
-	s.stCands += len(s.cands)
-	if nflip > 0 {
-		s.stFlipIters++
-	}
 	// Primal step.
 	thetaP := (s.xB[r] - target) / ac
 	for _, p := range s.col.idx {

@@ -198,6 +198,18 @@ func (f *luFactor) load(n int, a *sparseMatrix, basic []int) {
 	clear(f.mark)
 	clear(f.rLen)
 
+	need := luInitialSpare * m
+	for _, v := range basic {
+		if v >= n {
+			need++
+		} else {
+			need += a.start[v+1] - a.start[v]
+		}
+	}
+	if need += need / 2; cap(f.cIdx) < need {
+		f.cIdx = make([]int, 0, need)
+		f.cVal = make([]float64, 0, need)
+	}
 	f.cIdx, f.cVal = f.cIdx[:0], f.cVal[:0]
 	for k, v := range basic {
 		f.cStart[k] = len(f.cIdx)

@@ -74,10 +74,11 @@ func (f *luFactor) build() {
 		ctot += f.ucLen[i]
 		f.urLen[i], f.ucLen[i] = 0, 0
 	}
-	f.urIdx = growInts(f.urIdx, rtot)
-	f.urVal = growFloats(f.urVal, rtot)
-	f.ucIdx = growInts(f.ucIdx, ctot)
-	f.ucVal = growFloats(f.ucVal, ctot)
+	// Room for what the updates add until the next factorization.
+	f.urIdx = growIntsCap(f.urIdx, rtot, rtot+rtot/2+8*m)
+	f.urVal = growFloatsCap(f.urVal, rtot, rtot+rtot/2+8*m)
+	f.ucIdx = growIntsCap(f.ucIdx, ctot, 2*ctot+4*m)
+	f.ucVal = growFloatsCap(f.ucVal, ctot, 2*ctot+4*m)
 	for s := 0; s < m; s++ {
 		r := f.stepRow[s]
 		for t := f.uTmpStart[s]; t < f.uTmpStart[s+1]; t++ {
@@ -124,9 +125,28 @@ func (f *luFactor) build() {
 	f.luNonzeros = nnz + nl + m
 
 	f.etaPiv, f.etaIdx, f.etaVal = f.etaPiv[:0], f.etaIdx[:0], f.etaVal[:0]
+	if cap(f.etaIdx) < 4*m {
+		f.etaIdx = make([]int, 0, 4*m)
+		f.etaVal = make([]float64, 0, 4*m)
+	}
 	f.etaStart = append(f.etaStart[:0], 0)
 	f.nUpdates, f.uGrowth = 0, 0
 	f.spikeOK = false
+}
+
+// growIntsCap returns s with length n and capacity at least c.
+func growIntsCap(s []int, n, c int) []int {
+	if cap(s) < n {
+		s = make([]int, n, max(n, c))
+	}
+	return s[:n]
+}
+
+func growFloatsCap(s []float64, n, c int) []float64 {
+	if cap(s) < n {
+		s = make([]float64, n, max(n, c))
+	}
+	return s[:n]
 }
 
 // saveSpike records x (dense) as the spike of the coming update.

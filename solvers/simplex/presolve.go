@@ -100,14 +100,18 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 	up := append([]float64(nil), p.ColUpper...)
 	rlo := append([]float64(nil), p.RowLower...)
 	rup := append([]float64(nil), p.RowUpper...)
-	rs, ri, rv := p.Transpose()
+	// Each row keeps the count and the xor of its remaining columns: when one is left,
+	// the xor names it (no transposed copy of A needed).
 	colCount := make([]int, n)
 	rowCount := make([]int, m)
+	rowXor := make([]int, m)
 	for j := 0; j < n; j++ {
 		colCount[j] = p.AStart[j+1] - p.AStart[j]
-	}
-	for i := 0; i < m; i++ {
-		rowCount[i] = rs[i+1] - rs[i]
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			i := p.AIndex[k]
+			rowCount[i]++
+			rowXor[i] ^= j
+		}
 	}
 	colGone := make([]bool, n)
 	rowGone := make([]bool, m)
@@ -121,6 +125,7 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 				continue
 			}
 			rowCount[i]--
+			rowXor[i] ^= j
 			if v != 0 {
 				rlo[i] -= p.AValue[k] * v
 				rup[i] -= p.AValue[k] * v
@@ -146,10 +151,10 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 				pr.ops = append(pr.ops, presolveOp{kind: opEmptyRow, row: i})
 				changed = true
 			case 1:
-				j, a := -1, 0.0
-				for k := rs[i]; k < rs[i+1]; k++ {
-					if !colGone[ri[k]] {
-						j, a = ri[k], rv[k]
+				j, a := rowXor[i], 0.0
+				for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+					if p.AIndex[k] == i {
+						a = p.AValue[k]
 						break
 					}
 				}
@@ -221,7 +226,15 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 		}
 	}
 
+	if len(pr.ops) == 0 {
+		id := identityPresolve(p)
+		id.cost = cost
+		id.reduced.cost = cost
+		return id
+	}
 	// Build the reduced problem.
+	pr.colMap = make([]int, 0, n)
+	pr.rowMap = make([]int, 0, m)
 	colNew := make([]int, n)
 	for j := 0; j < n; j++ {
 		colNew[j] = -1
@@ -240,6 +253,13 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 	}
 	r := &reducedLP{m: len(pr.rowMap), n: len(pr.colMap)}
 	r.a.start = make([]int, 1, r.n+1)
+	r.a.index = make([]int, 0, len(p.AIndex))
+	r.a.value = make([]float64, 0, len(p.AIndex))
+	r.cost = make([]float64, 0, r.n)
+	r.lower = make([]float64, 0, r.n)
+	r.upper = make([]float64, 0, r.n)
+	r.rowLower = make([]float64, 0, r.m)
+	r.rowUpper = make([]float64, 0, r.m)
 	for _, j := range pr.colMap {
 		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
 			if i := rowNew[p.AIndex[k]]; i >= 0 {

@@ -13,8 +13,9 @@ const (
 // computeScaling returns row and column scale factors for the m×n CSC matrix a, powers of
 // two so that scaling is exact in floating point: alternating geometric-mean passes
 // (each row, then each column, divided by √(min·max) of its entries) while they reduce
-// the spread max|a|/min|a|, then a column equilibration pass so that every column's
-// largest entry lies in [1, 2) after rounding. The scaled matrix is R·A·C.
+// the spread max|a|/min|a| by 10% or more, then column equilibration (each column's
+// largest entry scaled to 1 before rounding to a power of two). The scaled matrix is
+// R·A·C.
 func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 	rowScale = make([]float64, m)
 	colScale = make([]float64, n)
@@ -24,38 +25,49 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 	for j := range colScale {
 		colScale[j] = 1
 	}
-	if len(a.value) == 0 {
+	nnz := len(a.value)
+	if nnz == 0 {
 		return rowScale, colScale
 	}
-	spread := func() float64 {
-		lo, hi := math.Inf(1), 0.0
-		for j := 0; j < n; j++ {
-			for p := a.start[j]; p < a.start[j+1]; p++ {
-				v := math.Abs(a.value[p]) * rowScale[a.index[p]] * colScale[j]
-				lo = math.Min(lo, v)
-				hi = math.Max(hi, v)
-			}
+	abs := make([]float64, nnz)
+	lo, hi := math.Inf(1), 0.0
+	for p, v := range a.value {
+		if v < 0 {
+			v = -v
 		}
-		return hi / lo
+		abs[p] = v
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
 	}
-	prev := spread()
+	prev := hi / lo
 	if prev < scaleSkipSpread {
 		return rowScale, colScale
 	}
 	rmin := make([]float64, m)
 	rmax := make([]float64, m)
+	saveR := make([]float64, m)
+	saveC := make([]float64, n)
 	for pass := 0; pass < scaleMaxPasses; pass++ {
-		saveR := append([]float64(nil), rowScale...)
-		saveC := append([]float64(nil), colScale...)
+		copy(saveR, rowScale)
+		copy(saveC, colScale)
 		for i := range rmin {
 			rmin[i], rmax[i] = math.Inf(1), 0
 		}
 		for j := 0; j < n; j++ {
+			cs := colScale[j]
 			for p := a.start[j]; p < a.start[j+1]; p++ {
 				i := a.index[p]
-				v := math.Abs(a.value[p]) * colScale[j]
-				rmin[i] = math.Min(rmin[i], v)
-				rmax[i] = math.Max(rmax[i], v)
+				v := abs[p] * cs
+				if v < rmin[i] {
+					rmin[i] = v
+				}
+				if v > rmax[i] {
+					rmax[i] = v
+				}
 			}
 		}
 		for i := range rowScale {
@@ -63,18 +75,31 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 				rowScale[i] = clampScale(1 / math.Sqrt(rmin[i]*rmax[i]))
 			}
 		}
+		// Column pass; the spread of the scaled matrix comes out of it.
+		glo, ghi := math.Inf(1), 0.0
 		for j := 0; j < n; j++ {
-			lo, hi := math.Inf(1), 0.0
+			clo, chi := math.Inf(1), 0.0
 			for p := a.start[j]; p < a.start[j+1]; p++ {
-				v := math.Abs(a.value[p]) * rowScale[a.index[p]]
-				lo = math.Min(lo, v)
-				hi = math.Max(hi, v)
+				v := abs[p] * rowScale[a.index[p]]
+				if v < clo {
+					clo = v
+				}
+				if v > chi {
+					chi = v
+				}
 			}
-			if hi > 0 {
-				colScale[j] = clampScale(1 / math.Sqrt(lo*hi))
+			if chi > 0 {
+				cs := clampScale(1 / math.Sqrt(clo*chi))
+				colScale[j] = cs
+				if v := clo * cs; v < glo {
+					glo = v
+				}
+				if v := chi * cs; v > ghi {
+					ghi = v
+				}
 			}
 		}
-		cur := spread()
+		cur := ghi / glo
 		if cur > prev {
 			copy(rowScale, saveR)
 			copy(colScale, saveC)
@@ -87,12 +112,14 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 	}
 	// Column equilibration.
 	for j := 0; j < n; j++ {
-		hi := 0.0
+		chi := 0.0
 		for p := a.start[j]; p < a.start[j+1]; p++ {
-			hi = math.Max(hi, math.Abs(a.value[p])*rowScale[a.index[p]]*colScale[j])
+			if v := abs[p] * rowScale[a.index[p]]; v > chi {
+				chi = v
+			}
 		}
-		if hi > 0 {
-			colScale[j] = clampScale(colScale[j] / hi)
+		if chi > 0 {
+			colScale[j] = clampScale(1 / chi)
 		}
 	}
 	for i := range rowScale {

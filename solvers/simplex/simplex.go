@@ -168,16 +168,15 @@ type simplex struct {
 	taboo         []bool    // variables barred from entering until the next refactorization
 	tabooList     []int
 
-	scratch                                                        []int
-	phase1                                                         bool // the dual simplex runs on the phase-1 subproblem
-	forceRefactor                                                  bool // the last update failed its stability check
-	phase1Check                                                    int  // iterations between checks for dual feasibility in phase 1
-	iters                                                          int
-	densCol, densRow, densTau, densFlip                            float64
-	perturbed                                                      bool // working costs differ from lp.cost
-	rng                                                            *rand.Rand
-	invertions                                                     int
-	stColNnz, stRowNnz, stTauNnz, stAlphaNnz, stCands, stFlipIters int
+	scratch                             []int
+	phase1                              bool // the dual simplex runs on the phase-1 subproblem
+	forceRefactor                       bool // the last update failed its stability check
+	phase1Check                         int  // iterations between checks for dual feasibility in phase 1
+	iters                               int
+	densCol, densRow, densTau, densFlip float64
+	perturbed                           bool // working costs differ from lp.cost
+	rng                                 *rand.Rand
+	invertions                          int
 }
 
 // moveFree marks a nonbasic free variable (it may move either way).
@@ -274,9 +273,6 @@ func (s *simplex) isBoxed(j int) bool {
 func (s *simplex) invert() int {
 	s.invertions++
 	s.forceRefactor = false
-	if s.set.verbose != nil && s.invertions%10 == 0 {
-		s.logf("invert %d: updates %d eta nnz %d lu nnz %d m %d", s.invertions, s.lu.numUpdates(), s.lu.etaNonzeros(), s.lu.luNonzeros, s.m)
-	}
 	k := s.lu.factorize(s.m, s.n, &s.lp.a, s.basic)
 	for t, p := range s.lu.singularPos {
 		old := s.basic[p]

@@ -184,9 +184,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		s.setSlackBasis()
 	}
 	o := s.run()
-	if s.iters > 0 {
-		s.logf("stats: m=%d n=%d iters=%d inverts=%d col=%d row=%d tau=%d alpha=%d cands=%d flipiters=%d", s.m, s.n, s.iters, s.invertions, s.stColNnz/s.iters, s.stRowNnz/s.iters, s.stTauNnz/s.iters, s.stAlphaNnz/s.iters, s.stCands/s.iters, s.stFlipIters)
-	}
+	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
 	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters}
 	if o != outOptimal {
 		return res
