@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"maps"
 	"slices"
+	"strconv"
 )
 
 // Schedule is the one result type of every solution path: per job its allocation, its
@@ -98,4 +100,108 @@ func CompareSorted(a, b []float64, tol float64) int {
 		return 1
 	}
 	return 0
+}
+
+// ScheduleJSON is the JSON form of a Schedule, as `coraopt solve -o json` prints it and
+// as a schedule file is read back: resources by name, one array per resource with the
+// units held in slots 1..T.
+type ScheduleJSON struct {
+	Jobs            []JobScheduleJSON `json:"jobs"`
+	SortedUtilities []float64         `json:"sorted_utilities"`
+	MinUtility      float64           `json:"min_utility"`
+	SumUtility      float64           `json:"sum_utility"`
+	Exact           bool              `json:"exact"`
+}
+
+// JobScheduleJSON is one job's part of a ScheduleJSON.
+type JobScheduleJSON struct {
+	ID         string  `json:"id"`
+	Completion int     `json:"completion"`
+	Utility    float64 `json:"utility"`
+	// Allocation maps each resource name to the units held in slots 1..T.
+	Allocation map[string][]int `json:"allocation"`
+}
+
+// JSON converts s, a schedule for in, to its JSON form.
+func (s *Schedule) JSON(in *Instance) ScheduleJSON {
+	out := ScheduleJSON{
+		Jobs:            make([]JobScheduleJSON, len(s.Jobs)),
+		SortedUtilities: slices.Clone(s.Sorted),
+		MinUtility:      s.Min,
+		SumUtility:      s.Sum,
+		Exact:           s.Exact,
+	}
+	if out.SortedUtilities == nil {
+		out.SortedUtilities = []float64{}
+	}
+	for i := range s.Jobs {
+		js := &s.Jobs[i]
+		alloc := make(map[string][]int, len(js.Alloc))
+		for r, row := range js.Alloc {
+			name := strconv.Itoa(r)
+			if r < len(in.Resources) {
+				name = in.Resources[r].Name
+			}
+			alloc[name] = slices.Clone(row)
+		}
+		out.Jobs[i] = JobScheduleJSON{ID: js.ID, Completion: js.Completion, Utility: js.Utility, Allocation: alloc}
+	}
+	return out
+}
+
+// Schedule converts the JSON form back into a Schedule for in, in the instance's job
+// order. Every job of in must appear once, every allocation must name a resource of in
+// and hold T non-negative entries; resources a job does not list get nothing. The
+// completion slots, utilities and sorted vector are recomputed from the allocation
+// (Finalize), not taken from the document; Exact is kept. A mismatch yields a
+// *ValidationError with JSON paths.
+func (d *ScheduleJSON) Schedule(in *Instance) (*Schedule, error) {
+	var ps problems
+	s := NewSchedule(in)
+	s.Exact = d.Exact
+	seen := make([]bool, len(in.Jobs))
+	for k := range d.Jobs {
+		jd := &d.Jobs[k]
+		p := pathIndex("jobs", k)
+		i := in.JobIndex(jd.ID)
+		switch {
+		case i < 0:
+			ps.add(pathKey(p, "id"), "job %q is not in the instance", jd.ID)
+			continue
+		case seen[i]:
+			ps.add(pathKey(p, "id"), "job %q appears more than once", jd.ID)
+			continue
+		}
+		seen[i] = true
+		names := slices.Sorted(maps.Keys(jd.Allocation))
+		for _, name := range names {
+			row := jd.Allocation[name]
+			ap := pathKey(pathKey(p, "allocation"), name)
+			r := in.ResourceIndex(name)
+			if r < 0 {
+				ps.add(ap, "unknown resource %q", name)
+				continue
+			}
+			if len(row) != in.Horizon {
+				ps.add(ap, "has %d entries, horizon is %d", len(row), in.Horizon)
+				continue
+			}
+			for t, x := range row {
+				if x < 0 {
+					ps.add(pathIndex(ap, t), "must be >= 0")
+				}
+			}
+			copy(s.Jobs[i].Alloc[r], row)
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			ps.add("jobs", "job %q of the instance is missing", in.Jobs[i].ID)
+		}
+	}
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
+	s.Finalize(in)
+	return s, nil
 }
