@@ -7,6 +7,7 @@ import (
 
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/model/mps"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/gonumlp"
 	"github.com/coraopt/coraopt/solvers/simplex"
@@ -18,7 +19,7 @@ var benchModels = []string{"afiro", "adlittle", "blending", "israel", "scrs8", "
 
 func loadNetlib(b *testing.B, name string) *model.Problem {
 	b.Helper()
-	p, err := simplex.ReadMPS(testmodels.Path(b, name+".mps"))
+	p, err := mps.ReadFile(testmodels.Path(b, name+".mps"), mps.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package simplex
 
 import (
+	"github.com/coraopt/coraopt/model/mps"
+
 	"context"
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/solvers"
@@ -22,7 +24,7 @@ func TestDbgTime(t *testing.T) {
 		if !strings.HasPrefix(name, "sched") {
 			path = testmodels.Path(t, name+".mps")
 		}
-		p, err := readMPS(path)
+		p, err := mps.ReadFile(path, mps.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

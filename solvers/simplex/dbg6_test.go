@@ -1,6 +1,8 @@
 package simplex
 
 import (
+	"github.com/coraopt/coraopt/model/mps"
+
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"math"
 	"testing"
@@ -8,7 +10,7 @@ import (
 
 func TestDbgFree(t *testing.T) {
 	for _, name := range []string{"greenbea", "25fv47", "80bau3b", "israel", "adlittle", "scrs8", "stair", "etamacro", "e226", "shell", "standmps"} {
-		p, _ := readMPS(testmodels.Path(t, name+".mps"))
+		p, _ := mps.ReadFile(testmodels.Path(t, name+".mps"), mps.Options{})
 		free, lo, up, box, fixed := 0, 0, 0, 0, 0
 		for j := range p.ColCost {
 			l, u := p.ColLower[j], p.ColUpper[j]

@@ -1,6 +1,8 @@
 package simplex
 
 import (
+	"github.com/coraopt/coraopt/model/mps"
+
 	"fmt"
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"os"
@@ -10,7 +12,7 @@ import (
 
 func TestDbgSeeds(t *testing.T) {
 	for _, name := range strings.Split(os.Getenv("MODELS"), ",") {
-		p, _ := readMPS(testmodels.Path(t, name+".mps"))
+		p, _ := mps.ReadFile(testmodels.Path(t, name+".mps"), mps.Options{})
 		var out []string
 		tot := 0
 		for seed := uint64(1); seed <= 12; seed++ {

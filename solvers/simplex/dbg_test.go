@@ -1,6 +1,8 @@
 package simplex
 
 import (
+	"github.com/coraopt/coraopt/model/mps"
+
 	"context"
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/solvers"
@@ -10,7 +12,7 @@ import (
 
 func TestDbgModel(t *testing.T) {
 	name := os.Getenv("MODEL")
-	p, err := readMPS(testmodels.Path(t, name+".mps"))
+	p, err := mps.ReadFile(testmodels.Path(t, name+".mps"), mps.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
