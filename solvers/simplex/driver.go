@@ -53,7 +53,14 @@ func (s *simplex) run() outcome {
 			if o := s.dualPhase1(); o != outOptimal && o != outInfeasible {
 				return o
 			}
-			if _, other, _ = s.dualInfeasibility(); other > 0 {
+			if _, other, _ = s.dualInfeasibility(); other > 0 && s.perturbed {
+				// Judge on the true costs: what is left may be the perturbation's doing.
+				s.restoreCosts()
+				s.computeDual()
+				perturbedOnce = false
+				_, other, _ = s.dualInfeasibility()
+			}
+			if other > 0 {
 				o := s.decideInfeasibleOrUnbounded()
 				if o == outOptimal {
 					continue

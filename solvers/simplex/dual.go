@@ -50,6 +50,9 @@ func (s *simplex) dual() outcome {
 		switch s.dualIteration(r) {
 		case iterDone:
 			retries = 0
+			if s.cycling && !s.recoverFromCycling() {
+				return outNumerical
+			}
 		case iterRetry:
 			retries++
 			if retries > maxRetries {
@@ -61,6 +64,19 @@ func (s *simplex) dual() outcome {
 	}
 }
 
+// relTol is the feasibility tolerance at bound b: tol·max(1, |b|), so that rows and
+// columns of large magnitude are held to a relative accuracy (the same measure as the
+// certificate checkers use) rather than to digits double precision does not have.
+func relTol(tol, b float64) float64 {
+	switch {
+	case b > 1:
+		return tol * b
+	case b < -1:
+		return -tol * b
+	}
+	return tol
+}
+
 // chuzr picks the leaving row: the primal infeasibility δ maximizing δ²/w (dual
 // steepest edge).
 func (s *simplex) chuzr() int {
@@ -69,10 +85,10 @@ func (s *simplex) chuzr() int {
 	for p := 0; p < s.m; p++ {
 		v := s.xB[p]
 		var e float64
-		if v < s.lB[p]-tol {
-			e = s.lB[p] - v
-		} else if v > s.uB[p]+tol {
-			e = v - s.uB[p]
+		if lb := s.lB[p]; v < lb-relTol(tol, lb) {
+			e = lb - v
+		} else if ub := s.uB[p]; v > ub+relTol(tol, ub) {
+			e = v - ub
 		} else {
 			continue
 		}
@@ -99,22 +115,45 @@ func (s *simplex) dualIteration(r int) iterResult {
 	}
 	s.w[r] = wr
 	s.price(&s.row)
-	q, nflip := s.dualRatio(dir, math.Abs(xr-target))
+	piv := pivotTolerance
+	q, nflip, left := s.dualRatio(dir, math.Abs(xr-target), target, piv)
 	if q < 0 {
 		if s.lu.numUpdates() > 0 {
 			s.refreshDual()
 			return iterRetry
 		}
+		// Before claiming a dual ray, let candidates below the pivot tolerance in: with a
+		// wide range, a tiny α can still move the row (a scaling artefact), and the
+		// stability check guards the pivot.
+		piv = tinyPivot
+		q, nflip, left = s.dualRatio(dir, math.Abs(xr-target), target, piv)
+	}
+	if q < 0 {
+		if s.infeasibilityWithinTolerance(r, left) {
+			// Even with every candidate at its other bound the row misses its bound, but
+			// by less than the tolerance in the problem's own units (scaling made the
+			// scaled tolerance stricter): move the bound to what the row reaches.
+			s.applyFlips(nflip)
+			if dir < 0 {
+				s.lower[s.basic[r]] = s.xB[r]
+				s.lB[r] = s.xB[r]
+			} else {
+				s.upper[s.basic[r]] = s.xB[r]
+				s.uB[r] = s.xB[r]
+			}
+			s.iters++
+			return iterDone
+		}
 		return iterInfeasible
 	}
 	s.ftranColumn(q)
 	ac, arow := s.col.val[r], s.alpha.val[q]
-	if math.Abs(ac-arow) > stabilityTol*math.Max(1, math.Min(math.Abs(ac), math.Abs(arow))) || math.Abs(ac) < pivotTolerance {
+	if math.Abs(ac-arow) > stabilityTol*math.Max(1, math.Min(math.Abs(ac), math.Abs(arow))) || math.Abs(ac) < piv {
 		if s.lu.numUpdates() > 0 {
 			s.refreshDual()
 			return iterRetry
 		}
-		if math.Abs(ac) < pivotTolerance || math.Abs(ac-arow) > 1e-3*math.Abs(ac) {
+		if math.Abs(ac) < piv || math.Abs(ac-arow) > 1e-3*math.Abs(ac) {
 			s.setTaboo(q)
 			return iterRetry
 		}
@@ -180,8 +219,9 @@ func (s *simplex) dualIteration(r int) iterResult {
 // dual objective along the ray. Breakpoints are processed in Harris groups; while the
 // slope stays positive after passing a group of boxed variables, they flip bounds and the
 // search continues. It returns the entering variable (−1 when the dual is unbounded) and
-// the number of flips, which are s.cands[:nflip].
-func (s *simplex) dualRatio(dir, slope float64) (int, int) {
+// the number of flips, which are s.cands[:nflip], and the slope left (when the dual is
+// unbounded, the primal infeasibility that remains with every candidate flipped).
+func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip int, left float64) {
 	tolD := s.set.dualTol
 	c := s.cands[:0]
 	move, al := s.move, s.alpha.val
@@ -194,17 +234,17 @@ func (s *simplex) dualRatio(dir, slope float64) (int, int) {
 		var ratio float64
 		switch mv {
 		case 1:
-			if a <= pivotTolerance {
+			if a <= pivTol {
 				continue
 			}
 			ratio = s.d[j] / a
 		case -1:
-			if a >= -pivotTolerance {
+			if a >= -pivTol {
 				continue
 			}
 			ratio = s.d[j] / a
 		default: // free: blocks in both directions
-			if a <= pivotTolerance && a >= -pivotTolerance {
+			if a <= pivTol && a >= -pivTol {
 				continue
 			}
 			ratio = math.Max(s.d[j]/a, 0)
@@ -242,7 +282,7 @@ func (s *simplex) dualRatio(dir, slope float64) (int, int) {
 		// Pass the group only while the slope stays clearly positive; a slope that the
 		// flips bring to within the primal tolerance ends the search here (the row can
 		// just become feasible, which is not a dual ray).
-		if slope-drop > s.set.primalTol {
+		if slope-drop > relTol(s.set.primalTol, leaveBound) {
 			slope -= drop
 			done = g
 			continue
@@ -253,10 +293,30 @@ func (s *simplex) dualRatio(dir, slope float64) (int, int) {
 				best = k
 			}
 		}
-		// Keep the flipped ones in c[:done]; move the entering candidate out of the way.
-		return c[best].j, done
+		return c[best].j, done, slope
 	}
-	return -1, 0
+	return -1, len(c), slope
+}
+
+// infeasibilityWithinTolerance reports whether a primal infeasibility of left (scaled) in
+// the basic variable at position r is within the primal tolerance in the original
+// problem's units (relative to the magnitude of the bound there).
+func (s *simplex) infeasibilityWithinTolerance(r int, left float64) bool {
+	if s.unscale == nil {
+		return false
+	}
+	j := s.basic[r]
+	// den holds max(1, |bound|) of the original problem (for the logical of a row, its
+	// upper bound is the row's lower one).
+	below := s.xB[r] < s.lB[r]
+	if j >= s.n {
+		below = !below
+	}
+	d := s.den[2*j+1]
+	if below {
+		d = s.den[2*j]
+	}
+	return left*s.unscale[j] <= s.targetPrimalTol*d
 }
 
 // applyFlips moves the variables s.cands[:nflip] to their opposite bounds and updates
@@ -304,6 +364,9 @@ func (s *simplex) dualPhase1() outcome {
 		lo, up := s.lp.lower[j], s.lp.upper[j]
 		loInf, upInf := math.IsInf(lo, -1), math.IsInf(up, 1)
 		switch {
+		case loInf && upInf && j >= s.n:
+			// A free row's logical stays free (and basic): the row constrains nothing.
+			s.lower[j], s.upper[j] = lo, up
 		case loInf && upInf:
 			s.lower[j], s.upper[j] = -phase1Free, phase1Free
 		case loInf:

@@ -105,16 +105,24 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 	colCount := make([]int, n)
 	rowCount := make([]int, m)
 	rowXor := make([]int, m)
-	for j := 0; j < n; j++ {
-		colCount[j] = p.AStart[j+1] - p.AStart[j]
-		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
-			i := p.AIndex[k]
-			rowCount[i]++
-			rowXor[i] ^= j
-		}
-	}
 	colGone := make([]bool, n)
 	rowGone := make([]bool, m)
+	// A free row constrains nothing: it goes first (dual 0, logical basic).
+	for i := 0; i < m; i++ {
+		if math.IsInf(rlo[i], -1) && math.IsInf(rup[i], 1) {
+			rowGone[i] = true
+			pr.ops = append(pr.ops, presolveOp{kind: opEmptyRow, row: i})
+		}
+	}
+	for j := 0; j < n; j++ {
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			if i := p.AIndex[k]; !rowGone[i] {
+				colCount[j]++
+				rowCount[i]++
+				rowXor[i] ^= j
+			}
+		}
+	}
 
 	removeCol := func(j int, v float64, kind opKind) {
 		colGone[j] = true
@@ -278,11 +286,6 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 	}
 	pr.reduced = r
 	return pr
-}
-
-// trivialResult is the answer when presolve decided the problem alone.
-func (pr *presolveResult) trivialResult(p *model.Problem) *result {
-	return &result{status: solvers.Infeasible}
 }
 
 // postsolve maps the reduced solution (primal xr, row duals yr in minimization sense,

@@ -11,6 +11,8 @@ const devexReset = 1e8
 // factorization (outUnbounded), lost primal feasibility after a refactorization
 // (outPrimalInfeas: the caller continues with the dual) or a limit.
 func (s *simplex) primal() outcome {
+	s.inPrimal = true
+	defer func() { s.inPrimal = false }()
 	if len(s.dv) != s.nt {
 		s.dv = make([]float64, s.nt)
 	}
@@ -42,6 +44,15 @@ func (s *simplex) primal() outcome {
 		switch s.primalIteration(q) {
 		case iterDone:
 			retries = 0
+			if s.cycling {
+				// Bar the entering variable until the next factorization.
+				s.cycling = false
+				s.recent = [64]recentChange{}
+				if s.cycleEvents++; s.cycleEvents > 4*maxCycleRecoveries {
+					return outNumerical
+				}
+				s.setTaboo(q)
+			}
 		case iterRetry:
 			retries++
 			if retries > maxRetries {
@@ -178,13 +189,13 @@ func (s *simplex) primalRatio(q int, dir float64) (int, float64, bool) {
 		a := dir * s.col.val[p]
 		if a > pivotTolerance {
 			if lb := s.lB[p]; !math.IsInf(lb, -1) {
-				if t := (s.xB[p] - lb + tol) / a; t < thMax {
+				if t := (s.xB[p] - lb + relTol(tol, lb)) / a; t < thMax {
 					thMax = t
 				}
 			}
 		} else if a < -pivotTolerance {
 			if ub := s.uB[p]; !math.IsInf(ub, 1) {
-				if t := (ub - s.xB[p] + tol) / -a; t < thMax {
+				if t := (ub - s.xB[p] + relTol(tol, ub)) / -a; t < thMax {
 					thMax = t
 				}
 			}

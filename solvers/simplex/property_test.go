@@ -8,6 +8,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/model/modeltest"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/simplex"
 	"github.com/coraopt/coraopt/solvers/solvertest"
@@ -183,7 +184,7 @@ func TestPropertyWarmStart(t *testing.T) {
 			t.Fatalf("warm re-solve: %v %v", again.Status, err)
 		}
 		if again.Iterations != 0 {
-			t.Fatalf("warm re-solve from the optimal basis took %d iterations", again.Iterations)
+			t.Fatalf("warm re-solve from the optimal basis took %d iterations\n%+v\n%+v\n%+v", again.Iterations, p, cold.Basis, cold)
 		}
 		if math.Abs(again.Objective-cold.Objective) > 1e-7*math.Max(1, math.Abs(cold.Objective)) {
 			t.Fatalf("warm re-solve objective %g, cold %g", again.Objective, cold.Objective)
@@ -256,4 +257,118 @@ func TestPropertyBadlyScaled(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPropertyModeltest runs the solver on the shared random problems of
+// model/modeltest: planted-feasible boxed LPs (which have an optimum) with integral data
+// at the strict tolerances and with magnitudes across [1e-6, 1e6], and arbitrary LPs, on
+// which every configuration must reach the same status and every optimum must carry a
+// valid certificate.
+//
+// With magnitudes from 1e-6 to 1e6 the optimum can depend on slacks below the
+// tolerances (a coefficient of 1e-6 turns a bound violation of 1e-9 into a different
+// objective), so there each configuration only has to prove its own answer. The planted
+// point also gets a margin: modeltest places row bounds exactly at A·x0, and an LP whose
+// only feasible points lie within rounding of one vertex (1e6·x1 + 1e-6·x2 = 1e6 + 1e-6
+// with x ≤ 1) is feasible or not depending on which variable carries the rounding, so
+// every row and column range widens by 1e-5 relative. Only the default configuration
+// runs on these: without presolve a fixed column's 1e7 contribution to a row stays in the
+// factorized system and its rounding lands on some other equality row, and without
+// scaling the tolerances mean nothing across twelve orders of magnitude. The certificate's complementary-slackness measure is
+// |d_j|·(distance to the other bound), which multiplies a reduced cost at noise level
+// (1e-12, a 1e-6 coefficient times a dual) by column ranges up to 2e6, so the objective
+// tolerance is 1e-4 there while rows, bounds and dual signs keep 1e-6.
+func TestPropertyModeltest(t *testing.T) {
+	configs := []*simplex.Solver{simplex.New(), {NoPresolve: true}, {NoScaling: true}}
+	cases := []struct {
+		name string
+		cfg  modeltest.Config
+		tol  solvertest.Tolerances
+		wide bool
+	}{
+		{"integral", modeltest.Config{MaxCols: 10, MaxRows: 8, Feasible: true, Boxed: true, Integral: true, Names: modeltest.NamesNone}, strict, false},
+		{"wide magnitudes", modeltest.Config{MaxCols: 10, MaxRows: 8, Feasible: true, Boxed: true, Names: modeltest.NamesNone},
+			solvertest.Tolerances{Obj: 1e-4, Feas: 1e-6, Dual: 1e-6}, true},
+		{"any", modeltest.Config{MaxCols: 8, MaxRows: 8, Integral: true, Names: modeltest.NamesNone}, strict, false},
+	}
+	widen := func(lo, up []float64) {
+		for i := range lo {
+			if lo[i] != up[i] {
+				lo[i] -= 1e-5 * math.Max(1, math.Abs(lo[i]))
+				up[i] += 1e-5 * math.Max(1, math.Abs(up[i]))
+			}
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				p := modeltest.Problem(t, tc.cfg)
+				if tc.wide {
+					widen(p.RowLower, p.RowUpper)
+					widen(p.ColLower, p.ColUpper)
+				}
+				var first *solvers.Solution
+				for k, s := range configs {
+					if k > 0 && tc.wide {
+						continue // the default configuration only (see above)
+					}
+					sol, err := s.Solve(context.Background(), p, solvers.Options{IterationLimit: 10000})
+					if err != nil {
+						t.Fatalf("config %d: %v", k, err)
+					}
+					if tc.cfg.Feasible && sol.Status != solvers.Optimal {
+						t.Fatalf("config %d: status %v on a feasible boxed LP\n%+v", k, sol.Status, p)
+					}
+					if sol.Status == solvers.Optimal {
+						if err := solvertest.CheckPrimal(p, sol, tc.tol); err != nil {
+							t.Fatalf("config %d: %v\n%+v\n%+v", k, err, p, sol)
+						}
+						if err := solvertest.CheckLPCertificate(p, sol, tc.tol); err != nil {
+							t.Fatalf("config %d: %v\nproblem %+v\nsolution %+v", k, err, p, sol)
+						}
+					}
+					if first == nil {
+						first = sol
+						continue
+					}
+					if sol.Status != first.Status {
+						t.Fatalf("config %d: status %v, default %v\n%+v", k, sol.Status, first.Status, p)
+					}
+					// Two configurations may stop at different points that are each feasible
+					// within the tolerance; the objectives then differ by at most the duals
+					// times the slack the tolerance allows.
+					if !tc.wide && sol.Status == solvers.Optimal {
+						allowed := 1e-9*math.Max(1, math.Abs(first.Objective)) + toleranceSlack(p, sol, 1e-7) + toleranceSlack(p, first, 1e-7)
+						if math.Abs(sol.Objective-first.Objective) > allowed {
+							t.Fatalf("config %d: objective %.12g, default %.12g (allowed difference %.3g)", k, sol.Objective, first.Objective, allowed)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// toleranceSlack bounds how much a point feasible within tol (relative, as the
+// certificate checkers measure) can improve the objective over the exact optimum:
+// Σ|y_i|·tol·max(1, |b_i|) + Σ|d_j|·tol·max(1, |β_j|) over the bounds the multipliers select.
+func toleranceSlack(p *model.Problem, sol *solvers.Solution, tol float64) float64 {
+	slack := 0.0
+	bound := func(lam, lo, up float64) float64 {
+		b := lo
+		if float64(p.Sense)*lam < 0 {
+			b = up
+		}
+		if math.IsInf(b, 0) {
+			return 1
+		}
+		return math.Max(1, math.Abs(b))
+	}
+	for i, y := range sol.RowDual {
+		slack += math.Abs(y) * tol * bound(y, p.RowLower[i], p.RowUpper[i])
+	}
+	for j, d := range sol.ReducedCost {
+		slack += math.Abs(d) * tol * bound(d, p.ColLower[j], p.ColUpper[j])
+	}
+	return slack
 }

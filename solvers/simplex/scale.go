@@ -15,8 +15,9 @@ const (
 // (each row, then each column, divided by √(min·max) of its entries) while they reduce
 // the spread max|a|/min|a| by 10% or more, then column equilibration (each column's
 // largest entry scaled to 1 before rounding to a power of two). The scaled matrix is
-// R·A·C.
-func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
+// R·A·C. Columns with skip set keep scale 1 and do not count for the rows (fixed columns
+// only contribute constants; a tiny coefficient on one must not shrink its row's scale).
+func computeScaling(m, n int, a *sparseMatrix, skip []bool) (rowScale, colScale []float64) {
 	rowScale = make([]float64, m)
 	colScale = make([]float64, n)
 	for i := range rowScale {
@@ -29,19 +30,26 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 	if nnz == 0 {
 		return rowScale, colScale
 	}
+	// Skipped columns (fixed ones: they contribute constants) count as empty.
 	abs := make([]float64, nnz)
 	lo, hi := math.Inf(1), 0.0
-	for p, v := range a.value {
-		if v < 0 {
-			v = -v
+	for j := 0; j < n; j++ {
+		if skip != nil && skip[j] {
+			continue
 		}
-		abs[p] = v
-		if v < lo {
-			lo = v
+		for p := a.start[j]; p < a.start[j+1]; p++ {
+			v := math.Abs(a.value[p])
+			abs[p] = v
+			if v < lo {
+				lo = v
+			}
+			if v > hi {
+				hi = v
+			}
 		}
-		if v > hi {
-			hi = v
-		}
+	}
+	if hi == 0 {
+		return rowScale, colScale
 	}
 	prev := hi / lo
 	if prev < scaleSkipSpread {
@@ -58,6 +66,9 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 			rmin[i], rmax[i] = math.Inf(1), 0
 		}
 		for j := 0; j < n; j++ {
+			if skip != nil && skip[j] {
+				continue
+			}
 			cs := colScale[j]
 			for p := a.start[j]; p < a.start[j+1]; p++ {
 				i := a.index[p]
@@ -78,6 +89,9 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 		// Column pass; the spread of the scaled matrix comes out of it.
 		glo, ghi := math.Inf(1), 0.0
 		for j := 0; j < n; j++ {
+			if skip != nil && skip[j] {
+				continue
+			}
 			clo, chi := math.Inf(1), 0.0
 			for p := a.start[j]; p < a.start[j+1]; p++ {
 				v := abs[p] * rowScale[a.index[p]]
@@ -112,6 +126,9 @@ func computeScaling(m, n int, a *sparseMatrix) (rowScale, colScale []float64) {
 	}
 	// Column equilibration.
 	for j := 0; j < n; j++ {
+		if skip != nil && skip[j] {
+			continue
+		}
 		chi := 0.0
 		for p := a.start[j]; p < a.start[j+1]; p++ {
 			if v := abs[p] * rowScale[a.index[p]]; v > chi {

@@ -136,10 +136,11 @@ type settings struct {
 
 // Tolerances and schedule.
 const (
-	pivotTolerance   = 1e-9 // |α| below this never pivots
-	stabilityTol     = 1e-7 // relative mismatch of the pivot from the row and the column
-	refactorInterval = 100  // product-form updates between factorizations
-	perturbBase      = 5e-7
+	pivotTolerance   = 1e-9  // |α| below this does not pivot, unless nothing else can
+	tinyPivot        = 1e-14 // the last resort before a dual ray is declared
+	stabilityTol     = 1e-7  // relative mismatch of the pivot from the row and the column
+	refactorInterval = 100   // updates between factorizations
+	perturbBase      = 5e-7  // cost perturbation, relative to 1+|c_j|
 	phase1Free       = 1000. // box given to free variables in the dual phase-1 subproblem
 )
 
@@ -169,14 +170,31 @@ type simplex struct {
 	tabooList     []int
 
 	scratch                             []int
-	phase1                              bool // the dual simplex runs on the phase-1 subproblem
-	forceRefactor                       bool // the last update failed its stability check
-	phase1Check                         int  // iterations between checks for dual feasibility in phase 1
+	phase1                              bool             // the dual simplex runs on the phase-1 subproblem
+	forceRefactor                       bool             // the last update failed its stability check
+	unscale                             []float64        // per variable: scaled value × unscale = value in the LP's own units
+	den                                 []float64        // per variable: max(1, |lower|), max(1, |upper|) in the original problem's units
+	targetPrimalTol                     float64          // the primal tolerance asked for (the working one may be tightened)
+	recent                              [64]recentChange // last basis changes, to detect cycling
+	recentPos                           int
+	inPrimal                            bool // the primal simplex runs (its objective decreases)
+	cycling                             bool // the last basis change repeated a recent one twice
+	cycleEvents                         int
+	perturbScale                        float64 // multiplies the cost perturbation (raised to escape cycling)
+	phase1Check                         int     // iterations between checks for dual feasibility in phase 1
 	iters                               int
 	densCol, densRow, densTau, densFlip float64
 	perturbed                           bool // working costs differ from lp.cost
 	rng                                 *rand.Rand
 	invertions                          int
+}
+
+// recentChange records a basis change for the cycling detector; obj is the objective
+// before it, recorded only for a change that had already happened recently.
+type recentChange struct {
+	key    uint64
+	obj    float64
+	hasObj bool
 }
 
 // moveFree marks a nonbasic free variable (it may move either way).
@@ -385,10 +403,10 @@ func (s *simplex) primalInfeasibility() (int, float64) {
 	for p := 0; p < s.m; p++ {
 		v := s.xB[p]
 		var e float64
-		if v < s.lB[p]-tol {
-			e = s.lB[p] - v
-		} else if v > s.uB[p]+tol {
-			e = v - s.uB[p]
+		if lb := s.lB[p]; v < lb-relTol(tol, lb) {
+			e = lb - v
+		} else if ub := s.uB[p]; v > ub+relTol(tol, ub) {
+			e = v - ub
 		} else {
 			continue
 		}
@@ -489,6 +507,29 @@ func (s *simplex) correctDual() bool {
 	return flipped
 }
 
+// maxCycleRecoveries bounds how often a phase may restart after cycling was detected
+// before it gives up with a numerical error.
+const maxCycleRecoveries = 4
+
+// recoverFromCycling reacts to a basis change that repeated one made twice within the
+// last 64 iterations (which in exact arithmetic the perturbed dual simplex cannot do, so
+// numerical error drives it): the costs get a fresh perturbation ten times stronger each
+// time, which changes the path. It reports false when the recoveries are used up.
+func (s *simplex) recoverFromCycling() bool {
+	s.cycling = false
+	s.recent = [64]recentChange{}
+	s.cycleEvents++
+	if s.cycleEvents > maxCycleRecoveries {
+		return false
+	}
+	s.logf("cycling detected at iteration %d: perturbing the costs again", s.iters)
+	s.perturbScale = math.Pow(10, float64(s.cycleEvents))
+	s.perturbCosts()
+	s.perturbScale = 1
+	s.refreshDual()
+	return true
+}
+
 // perturbCosts adds small random amounts to the costs in the direction that keeps the
 // current nonbasic positions dual feasible, so that dual degenerate ties break and the
 // dual simplex does not stall or cycle (Koberstein §6.2; the perturbation is removed and
@@ -505,7 +546,7 @@ func (s *simplex) perturbCosts() {
 	if maxCost > 100 {
 		maxCost = math.Sqrt(math.Sqrt(maxCost))
 	}
-	base := perturbBase * math.Max(maxCost, 1e-3)
+	base := perturbBase * math.Max(maxCost, 1e-3) * s.perturbScale
 	for j := 0; j < s.n; j++ {
 		lo, up := s.lower[j], s.upper[j]
 		if lo == up {
@@ -690,6 +731,35 @@ const tinyValue = 1e-100
 // value xLeave (a bound) and gets reduced cost dLeave.
 func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 	leave := s.basic[r]
+	// Cycling: the same basis change again, with the objective not better than the last
+	// time it repeated. Degenerate but progressing runs repeat changes too; only the
+	// objective tells them apart, and it is computed only for repeats.
+	key := uint64(leave)<<32 | uint64(q) + 1
+	seen := false
+	var prev *recentChange
+	for k := range s.recent {
+		if e := &s.recent[k]; e.key == key {
+			seen = true
+			if e.hasObj {
+				prev = e
+			}
+		}
+	}
+	entry := recentChange{key: key}
+	if seen {
+		entry.obj, entry.hasObj = s.objective(), true
+		if prev != nil {
+			gain := entry.obj - prev.obj // the dual simplex raises the objective
+			if s.inPrimal {
+				gain = -gain
+			}
+			if gain <= 1e-9*(1+math.Abs(entry.obj)) {
+				s.cycling = true
+			}
+		}
+	}
+	s.recent[s.recentPos] = entry
+	s.recentPos = (s.recentPos + 1) % len(s.recent)
 	if !s.lu.update(r, s.col.val[r]) {
 		s.forceRefactor = true
 	}

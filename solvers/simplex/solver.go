@@ -170,22 +170,96 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	if doPresolve && warm == nil {
 		pre = presolve(p, set.primalTol)
 		if pre.status != presolveReduced {
-			return pre.trivialResult(p)
+			// Presolve's verdict rests on bounds derived with rounding (a singleton row
+			// with a tiny coefficient amplifies it); confirm on the original problem.
+			return solveLP(p, set, nil, false, doScale)
 		}
 	} else {
 		pre = identityPresolve(p)
 	}
 	red := pre.reduced
 	lp, rowScale, colScale := buildLP(red, doScale)
+	// den[2j], den[2j+1]: max(1, |bound|) for j's lower and upper bound in the original
+	// problem.
+	den := make([]float64, 2*(lp.n+lp.m))
+	mag := func(b float64) float64 {
+		if math.IsInf(b, 0) {
+			return 1
+		}
+		return math.Max(1, math.Abs(b))
+	}
+	colNew := make(map[int]int, len(pre.colMap))
+	for k, j := range pre.colMap {
+		den[2*k], den[2*k+1] = mag(p.ColLower[j]), mag(p.ColUpper[j])
+		colNew[j] = k
+	}
+	// A column bound that came from a singleton row a·x_j ∈ [l, u] is held to that row's
+	// accuracy: a violation e of the bound is a row violation |a|·e.
+	for _, op := range pre.ops {
+		k, ok := colNew[op.col]
+		if op.kind != opSingletonRow || !ok {
+			continue
+		}
+		lo, up := p.RowLower[op.row], p.RowUpper[op.row]
+		if op.coef < 0 {
+			lo, up = up, lo
+		}
+		if op.lowerFromRow {
+			den[2*k] = mag(lo) / math.Abs(op.coef)
+		}
+		if op.upperFromRow {
+			den[2*k+1] = mag(up) / math.Abs(op.coef)
+		}
+	}
+	for k, i := range pre.rowMap {
+		den[2*(lp.n+k)], den[2*(lp.n+k)+1] = mag(p.RowLower[i]), mag(p.RowUpper[i])
+	}
 	s := newSimplex(lp, set)
+	s.den = den
+	s.unscale = make([]float64, lp.n+lp.m)
+	copy(s.unscale, colScale)
+	for i, r := range rowScale {
+		s.unscale[lp.n+i] = 1 / r
+	}
 	if warm != nil {
 		s.setWarmBasis(warm)
 	} else {
 		s.setSlackBasis()
 	}
 	o := s.run()
+	// The tolerances apply to the scaled problem; a scale factor far from one can leave an
+	// infeasibility above them in the problem's own units. Then tighten and continue from
+	// the same basis (HiGHS's "unscaled cleanup").
+	// Likewise a reduced cost of the wrong sign but within the tolerance can still cost
+	// objective value when its variable's range is wide; that is measured as
+	// Σ|d_j|·(u_j − l_j) relative to the objective.
+	// A refinement never makes the answer worse: if it ends anywhere but at an optimum
+	// (tighter tolerances can expose what only rounding separates), the last optimal basis
+	// comes back with the tolerances it was optimal for.
+	for refine := 0; o == outOptimal && refine < 4; refine++ {
+		q := s.unscaledQuality(rowScale, colScale, den, set.primalTol, set.dualTol)
+		if q.primal <= set.primalTol && q.dual <= set.dualTol && q.gap <= objectiveAccuracy {
+			break
+		}
+		s.logf("unscaled infeasibilities %.3g (primal) and %.3g (dual), objective error %.3g: tightening the tolerances", q.primal, q.dual, q.gap)
+		snap := s.snapshot()
+		s.set.primalTol = math.Max(math.Min(s.set.primalTol, q.needPrimal), minTolerance)
+		s.set.dualTol = math.Max(math.Min(s.set.dualTol, q.needDual), minTolerance)
+		if o = s.run(); o != outOptimal && o != outIterLimit && o != outTimeLimit && o != outCancelled {
+			s.logf("refinement ended %s: back to the last optimal basis", outcomeStatus(o, nil))
+			s.restore(snap)
+			o = outOptimal
+			break
+		}
+	}
 	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
 	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters}
+	if o == outInfeasible && len(pre.ops) > 0 {
+		// The same caution as above for an infeasible reduced problem.
+		r := solveLP(p, set, nil, false, doScale)
+		r.iters += s.iters
+		return r
+	}
 	if o != outOptimal {
 		return res
 	}
@@ -213,6 +287,139 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	return res
 }
 
+// objectiveAccuracy is the relative objective error that wrong-signed reduced costs
+// within the dual tolerance may cause before the solve continues with a tighter one.
+const objectiveAccuracy = 1e-9
+
+// minTolerance is the floor of the tightened tolerances.
+const minTolerance = 1e-14
+
+// solutionQuality measures a basic solution in the reduced problem's own units.
+type solutionQuality struct {
+	primal float64 // largest bound or row violation, relative to max(1, |bound|)
+	dual   float64 // largest reduced cost of the wrong sign
+	gap    float64 // Σ|wrong d_j|·(u_j − l_j), relative to max(1, |objective|)
+	// The scaled tolerances that would expose the violations above the targets.
+	needPrimal, needDual float64
+}
+
+// unscaledQuality measures the solution in the reduced problem's own units: the largest
+// bound or row violation relative to max(1, |bound|), the largest reduced cost of the
+// wrong sign for its variable's position, and Σ|d_j|·(u_j − l_j) over those reduced costs
+// relative to max(1, |objective|) (what moving them across their finite range would
+// gain; |x_j| stands in for an infinite range). The relative measure uses the magnitude
+// of the violated bound in the original problem (den), since presolve shifts row bounds
+// by the contributions of the columns it removed. It also returns, for the violations
+// beyond ptol and dtol, the scaled tolerances under which the simplex sees them.
+func (s *simplex) unscaledQuality(rowScale, colScale, den []float64, ptol, dtol float64) solutionQuality {
+	q := solutionQuality{needPrimal: math.Inf(1), needDual: math.Inf(1)}
+	wrongScaled := math.Inf(1) // smallest scaled wrong-signed reduced cost
+	for j := 0; j < s.nt; j++ {
+		v, sc := s.x[j], 1.0
+		if p := s.pos[j]; p >= 0 {
+			v = s.xB[p]
+		}
+		if j < s.n {
+			sc = colScale[j]
+		} else {
+			sc = 1 / rowScale[j-s.n]
+		}
+		lo, up := s.lp.lower[j], s.lp.upper[j]
+		// The logical is the negated activity: its lower bound is the row's upper.
+		dlo, dup := den[2*j], den[2*j+1]
+		if j >= s.n {
+			dlo, dup = dup, dlo
+		}
+		var e, b, d float64
+		switch {
+		case v < lo:
+			e, b, d = lo-v, lo, dlo
+		case v > up:
+			e, b, d = v-up, up, dup
+		}
+		if e > 0 {
+			rel := e * sc / d
+			q.primal = math.Max(q.primal, rel)
+			if rel > ptol {
+				q.needPrimal = math.Min(q.needPrimal, 0.5*e/math.Max(1, math.Abs(b)))
+			}
+		}
+		if s.pos[j] >= 0 || lo == up {
+			continue
+		}
+		var wrong float64
+		switch s.move[j] {
+		case 1:
+			wrong = -s.d[j]
+		case -1:
+			wrong = s.d[j]
+		case moveFree:
+			wrong = math.Abs(s.d[j])
+		}
+		if wrong <= 0 {
+			continue
+		}
+		w := wrong / sc
+		q.dual = math.Max(q.dual, w)
+		if w > dtol {
+			q.needDual = math.Min(q.needDual, 0.5*wrong)
+		}
+		wrongScaled = math.Min(wrongScaled, wrong)
+		// Moving j across its range gains w·range; with no opposite bound the dual
+		// objective misses w·|x_j|.
+		if r := (up - lo) * sc; !math.IsInf(r, 0) {
+			q.gap += w * r
+		} else {
+			q.gap += w * math.Max(1, math.Abs(v*sc))
+		}
+	}
+	q.gap /= math.Max(1, math.Abs(s.objective()))
+	if q.gap > objectiveAccuracy {
+		q.needDual = math.Min(q.needDual, 0.5*wrongScaled)
+	}
+	return q
+}
+
+// basisSnapshot is what restore needs to reinstate a basis.
+type basisSnapshot struct {
+	basic              []int
+	x                  []float64
+	move               []int8
+	lower, upper       []float64
+	primalTol, dualTol float64
+}
+
+func (s *simplex) snapshot() *basisSnapshot {
+	return &basisSnapshot{
+		basic:     append([]int(nil), s.basic...),
+		x:         append([]float64(nil), s.x...),
+		move:      append([]int8(nil), s.move...),
+		lower:     append([]float64(nil), s.lower...),
+		upper:     append([]float64(nil), s.upper...),
+		primalTol: s.set.primalTol,
+		dualTol:   s.set.dualTol,
+	}
+}
+
+// restore reinstates a snapshot with the true costs and recomputes everything.
+func (s *simplex) restore(b *basisSnapshot) {
+	copy(s.basic, b.basic)
+	copy(s.x, b.x)
+	copy(s.move, b.move)
+	copy(s.lower, b.lower)
+	copy(s.upper, b.upper)
+	s.set.primalTol, s.set.dualTol = b.primalTol, b.dualTol
+	for j := range s.pos {
+		s.pos[j] = -1
+	}
+	for p, v := range s.basic {
+		s.pos[v] = p
+		s.lB[p], s.uB[p] = s.lower[v], s.upper[v]
+	}
+	s.restoreCosts()
+	s.refresh()
+}
+
 // buildLP scales the reduced problem and puts it in the simplex's form (minimization,
 // logicals with negated row bounds).
 func buildLP(p *reducedLP, doScale bool) (*lpData, []float64, []float64) {
@@ -225,7 +432,11 @@ func buildLP(p *reducedLP, doScale bool) (*lpData, []float64, []float64) {
 	}
 	var rowScale, colScale []float64
 	if doScale {
-		rowScale, colScale = computeScaling(m, n, &lp.a)
+		fixed := make([]bool, n)
+		for j := range fixed {
+			fixed[j] = p.lower[j] == p.upper[j]
+		}
+		rowScale, colScale = computeScaling(m, n, &lp.a, fixed)
 	} else {
 		rowScale, colScale = ones(m), ones(n)
 	}
