@@ -118,7 +118,7 @@ func runLP(cmd *cobra.Command, s Streams, o *lpOptions, path string) error {
 	ctx := cmd.Context()
 	sol, err := sv.Solve(ctx, p, solvers.Options{TimeLimit: o.timeLimit})
 	if err != nil {
-		return failed(fmt.Errorf("%s: %w", o.solver, err))
+		return failed(err) // backends name themselves in their errors
 	}
 	res := lpResult{
 		Status:         sol.Status.String(),

@@ -15,7 +15,6 @@ import (
 	"github.com/coraopt/coraopt/solvers"
 )
 
-
 const lpData = "../../testdata/lp"
 
 // runCLI runs the command line with args and stdin, returning the exit code and output.

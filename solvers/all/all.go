@@ -10,5 +10,7 @@ package all
 import (
 	// One line per backend; keep sorted.
 	_ "github.com/coraopt/coraopt/solvers/gonumlp"
+	_ "github.com/coraopt/coraopt/solvers/highs"
+	_ "github.com/coraopt/coraopt/solvers/lpsolve"
 	_ "github.com/coraopt/coraopt/solvers/simplex"
 )
