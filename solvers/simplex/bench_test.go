@@ -10,20 +10,29 @@ import (
 	"github.com/coraopt/coraopt/model/mps"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/gonumlp"
+	"github.com/coraopt/coraopt/solvers/netlib"
 	"github.com/coraopt/coraopt/solvers/simplex"
 )
 
-// benchModels are the Netlib models timed against HiGHS and gonum (the task's list, plus
-// greenbea as the largest).
+// benchModels are the Netlib models timed against HiGHS (bench_highs_test.go) and gonum.
 var benchModels = []string{"afiro", "adlittle", "blending", "israel", "scrs8", "25fv47", "80bau3b", "greenbea"}
 
-func loadNetlib(b *testing.B, name string) *model.Problem {
-	b.Helper()
-	p, err := mps.ReadFile(testmodels.Path(b, name+".mps"), mps.Options{})
-	if err != nil {
-		b.Fatal(err)
+// scheduleSizes are the jobs × slots of the scheduling LPs benchmarked.
+var scheduleSizes = [][2]int{{100, 40}, {500, 200}}
+
+func newSimplex() solvers.Solver { return simplex.New() }
+
+// BenchmarkNetlib times the built-in simplex on the Netlib models, one sub-benchmark
+// each (BenchmarkNetlib/<model>).
+func BenchmarkNetlib(b *testing.B) { netlib.Bench(b, newSimplex, benchModels...) }
+
+// BenchmarkSchedule times the time-indexed scheduling LP (jobs × slots) the formulations
+// produce: sparse, degenerate, many columns.
+func BenchmarkSchedule(b *testing.B) {
+	for _, size := range scheduleSizes {
+		p := scheduleLP(b, size[0], size[1])
+		b.Run(fmt.Sprintf("N=%d,T=%d", size[0], size[1]), func(b *testing.B) { benchSolve(b, simplex.New(), p) })
 	}
-	return p
 }
 
 // benchSolve times s on p; every solve must reach the optimum.
@@ -43,50 +52,37 @@ func benchSolve(b *testing.B, s solvers.Solver, p *model.Problem) {
 	b.ReportMetric(float64(iters), "iters")
 }
 
-// BenchmarkNetlib times the built-in simplex on the Netlib models.
-func BenchmarkNetlib(b *testing.B) {
-	for _, name := range benchModels {
-		p := loadNetlib(b, name)
-		b.Run(name, func(b *testing.B) { benchSolve(b, simplex.New(), p) })
-	}
-}
+// gonumModels are the models gonum's dense lp.Simplex is timed on: the Netlib models of
+// the comparison and the small scheduling LP (the larger ones need a dense tableau of
+// hundreds of megabytes).
+var gonumModels = []string{"afiro", "adlittle", "blending", "israel", "scrs8", "25fv47"}
 
-// gonumModels are the models gonum's dense lp.Simplex is timed on: the small Netlib ones
-// and the small scheduling LP (it needs a dense m×n tableau and minutes for the rest).
-var gonumModels = []string{"afiro", "adlittle", "blending", "israel", "scrs8"}
-
-// BenchmarkVsGonum runs both solvers on the same models in the same process, for the
-// speed ratio (the target is ≥ 50×).
+// BenchmarkVsGonum runs the built-in simplex and gonum's lp.Simplex on the same models in
+// the same process (BenchmarkVsGonum/<model>/simplex and /gonum), for the speed ratio.
 func BenchmarkVsGonum(b *testing.B) {
-	probs := map[string]*model.Problem{}
-	var names []string
+	type named struct {
+		name string
+		p    *model.Problem
+	}
+	var probs []named
 	for _, name := range gonumModels {
-		probs[name] = loadNetlib(b, name)
-		names = append(names, name)
+		p, err := mps.ReadFile(testmodels.Path(b, name+".mps"), mps.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		probs = append(probs, named{name, p})
 	}
-	sched := scheduleLP(b, 100, 40)
-	probs["schedule100x40"] = sched
-	names = append(names, "schedule100x40")
-	for _, name := range names {
-		p := probs[name]
-		b.Run(name+"/simplex", func(b *testing.B) { benchSolve(b, simplex.New(), p) })
-		b.Run(name+"/gonum", func(b *testing.B) {
-			// gonum fails on some models (its adapter reports an error or a wrong status):
-			// skip those instead of timing a failure.
-			sol, err := gonumlp.New().Solve(context.Background(), p, solvers.Options{})
+	probs = append(probs, named{"schedule100x40", scheduleLP(b, 100, 40)})
+	for _, np := range probs {
+		b.Run(np.name+"/simplex", func(b *testing.B) { benchSolve(b, simplex.New(), np.p) })
+		b.Run(np.name+"/gonum", func(b *testing.B) {
+			// gonum fails on some models (an error or a wrong status): skip those rather
+			// than time a failure.
+			sol, err := gonumlp.New().Solve(context.Background(), np.p, solvers.Options{})
 			if err != nil || sol.Status != solvers.Optimal {
-				b.Skipf("gonum does not solve %s: %v %v", name, sol, err)
+				b.Skipf("gonum does not solve %s: %v", np.name, err)
 			}
-			benchSolve(b, gonumlp.New(), p)
+			benchSolve(b, gonumlp.New(), np.p)
 		})
-	}
-}
-
-// BenchmarkSchedule times the time-indexed scheduling LP (jobs × slots) the formulations
-// produce: sparse, degenerate, many columns.
-func BenchmarkSchedule(b *testing.B) {
-	for _, size := range [][2]int{{100, 40}, {500, 200}} {
-		p := scheduleLP(b, size[0], size[1])
-		b.Run(fmt.Sprintf("N=%d,T=%d", size[0], size[1]), func(b *testing.B) { benchSolve(b, simplex.New(), p) })
 	}
 }
