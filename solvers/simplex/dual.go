@@ -116,7 +116,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 	s.w[r] = wr
 	s.price(&s.row)
 	piv := pivotTolerance
-	q, nflip, left := s.dualRatio(dir, math.Abs(xr-target), target, piv)
+	q, nflip := s.dualRatio(dir, math.Abs(xr-target), target, piv)
 	if q < 0 {
 		if s.lu.numUpdates() > 0 {
 			s.refreshDual()
@@ -126,24 +126,9 @@ func (s *simplex) dualIteration(r int) iterResult {
 		// wide range, a tiny α can still move the row (a scaling artefact), and the
 		// stability check guards the pivot.
 		piv = tinyPivot
-		q, nflip, left = s.dualRatio(dir, math.Abs(xr-target), target, piv)
+		q, nflip = s.dualRatio(dir, math.Abs(xr-target), target, piv)
 	}
 	if q < 0 {
-		if s.infeasibilityWithinTolerance(r, left) {
-			// Even with every candidate at its other bound the row misses its bound, but
-			// by less than the tolerance in the problem's own units (scaling made the
-			// scaled tolerance stricter): move the bound to what the row reaches.
-			s.applyFlips(nflip)
-			if dir < 0 {
-				s.lower[s.basic[r]] = s.xB[r]
-				s.lB[r] = s.xB[r]
-			} else {
-				s.upper[s.basic[r]] = s.xB[r]
-				s.uB[r] = s.xB[r]
-			}
-			s.iters++
-			return iterDone
-		}
 		return iterInfeasible
 	}
 	s.ftranColumn(q)
@@ -219,9 +204,8 @@ func (s *simplex) dualIteration(r int) iterResult {
 // dual objective along the ray. Breakpoints are processed in Harris groups; while the
 // slope stays positive after passing a group of boxed variables, they flip bounds and the
 // search continues. It returns the entering variable (−1 when the dual is unbounded) and
-// the number of flips, which are s.cands[:nflip], and the slope left (when the dual is
-// unbounded, the primal infeasibility that remains with every candidate flipped).
-func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip int, left float64) {
+// the number of flips, which are s.cands[:nflip].
+func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip int) {
 	tolD := s.set.dualTol
 	c := s.cands[:0]
 	move, al := s.move, s.alpha.val
@@ -293,30 +277,9 @@ func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip in
 				best = k
 			}
 		}
-		return c[best].j, done, slope
+		return c[best].j, done
 	}
-	return -1, len(c), slope
-}
-
-// infeasibilityWithinTolerance reports whether a primal infeasibility of left (scaled) in
-// the basic variable at position r is within the primal tolerance in the original
-// problem's units (relative to the magnitude of the bound there).
-func (s *simplex) infeasibilityWithinTolerance(r int, left float64) bool {
-	if s.unscale == nil {
-		return false
-	}
-	j := s.basic[r]
-	// den holds max(1, |bound|) of the original problem (for the logical of a row, its
-	// upper bound is the row's lower one).
-	below := s.xB[r] < s.lB[r]
-	if j >= s.n {
-		below = !below
-	}
-	d := s.den[2*j+1]
-	if below {
-		d = s.den[2*j]
-	}
-	return left*s.unscale[j] <= s.targetPrimalTol*d
+	return -1, 0
 }
 
 // applyFlips moves the variables s.cands[:nflip] to their opposite bounds and updates

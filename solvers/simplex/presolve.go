@@ -141,7 +141,12 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 		}
 		pr.ops = append(pr.ops, presolveOp{kind: kind, col: j, value: v})
 	}
-	feasTol := func(b float64) float64 { return tol * math.Max(1, math.Abs(b)) }
+	feasTol := func(b float64) float64 {
+		if math.IsInf(b, 0) {
+			return tol
+		}
+		return tol * math.Max(1, math.Abs(b))
+	}
 
 	for changed := true; changed; {
 		changed = false
@@ -167,20 +172,27 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 					}
 				}
 				implLo, implUp := rlo[i]/a, rup[i]/a
+				// The row's accuracy in the column's units: the tolerance of the row
+				// bound that implies each column bound, divided by |a|.
+				tolLo, tolUp := feasTol(p.RowLower[i])/math.Abs(a), feasTol(p.RowUpper[i])/math.Abs(a)
 				if a < 0 {
 					implLo, implUp = rup[i]/a, rlo[i]/a
+					tolLo, tolUp = tolUp, tolLo
 				}
 				op := presolveOp{kind: opSingletonRow, row: i, col: j, coef: a}
-				if implLo > lo[j] {
+				// A bound tighter by less than a tenth of that accuracy is left alone: the
+				// row is then redundant within its tolerance (and, with a tiny a, carrying
+				// its column's reduced cost would need a huge dual).
+				if implLo > lo[j]+0.1*tolLo {
 					lo[j] = implLo
 					op.lowerFromRow = true
 				}
-				if implUp < up[j] {
+				if implUp < up[j]-0.1*tolUp {
 					up[j] = implUp
 					op.upperFromRow = true
 				}
 				if lo[j] > up[j] {
-					if lo[j]-up[j] > feasTol(lo[j]) {
+					if lo[j]-up[j] > math.Max(tolLo, tolUp) {
 						pr.status = presolveInfeasible
 						return pr
 					}

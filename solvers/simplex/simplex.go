@@ -172,9 +172,6 @@ type simplex struct {
 	scratch                             []int
 	phase1                              bool             // the dual simplex runs on the phase-1 subproblem
 	forceRefactor                       bool             // the last update failed its stability check
-	unscale                             []float64        // per variable: scaled value × unscale = value in the LP's own units
-	den                                 []float64        // per variable: max(1, |lower|), max(1, |upper|) in the original problem's units
-	targetPrimalTol                     float64          // the primal tolerance asked for (the working one may be tightened)
 	recent                              [64]recentChange // last basis changes, to detect cycling
 	recentPos                           int
 	inPrimal                            bool // the primal simplex runs (its objective decreases)
@@ -211,27 +208,28 @@ func newSimplex(lp *lpData, set settings) *simplex {
 	nt := n + m
 	s := &simplex{
 		lp: lp, m: m, n: n, nt: nt, set: set,
-		cost:    append([]float64(nil), lp.cost...),
-		lower:   append([]float64(nil), lp.lower...),
-		upper:   append([]float64(nil), lp.upper...),
-		x:       make([]float64, nt),
-		d:       make([]float64, nt),
-		y:       make([]float64, m),
-		basic:   make([]int, m),
-		pos:     make([]int, nt),
-		move:    make([]int8, nt),
-		xB:      make([]float64, m),
-		lB:      make([]float64, m),
-		uB:      make([]float64, m),
-		w:       make([]float64, m),
-		col:     newWorkVec(m),
-		row:     newWorkVec(m),
-		tau:     newWorkVec(m),
-		flip:    newWorkVec(m),
-		alpha:   newWorkVec(nt),
-		taboo:   make([]bool, nt),
-		scratch: make([]int, m),
-		rng:     rand.New(rand.NewPCG(set.seed, 0x5eed)),
+		cost:         append([]float64(nil), lp.cost...),
+		lower:        append([]float64(nil), lp.lower...),
+		upper:        append([]float64(nil), lp.upper...),
+		x:            make([]float64, nt),
+		d:            make([]float64, nt),
+		y:            make([]float64, m),
+		basic:        make([]int, m),
+		pos:          make([]int, nt),
+		move:         make([]int8, nt),
+		xB:           make([]float64, m),
+		lB:           make([]float64, m),
+		uB:           make([]float64, m),
+		w:            make([]float64, m),
+		col:          newWorkVec(m),
+		row:          newWorkVec(m),
+		tau:          newWorkVec(m),
+		flip:         newWorkVec(m),
+		alpha:        newWorkVec(nt),
+		taboo:        make([]bool, nt),
+		scratch:      make([]int, m),
+		rng:          rand.New(rand.NewPCG(set.seed, 0x5eed)),
+		perturbScale: 1,
 	}
 	return s
 }

@@ -131,10 +131,20 @@ func (r *result) fill(p *model.Problem, sol *solvers.Solution) {
 	for i := range y {
 		y[i] = sense * r.y[i]
 	}
+	// d = c − Aᵀy. A basic column's reduced cost is zero by definition, and a value within
+	// the rounding of its own computation (a few hundred ulps of the largest term) is
+	// noise: both are reported as 0, so that noise times a wide range does not look like
+	// a complementary-slackness violation.
 	d := append([]float64(nil), p.ColCost...)
 	for j := range d {
+		mag := math.Abs(d[j])
 		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
-			d[j] -= p.AValue[k] * y[p.AIndex[k]]
+			t := p.AValue[k] * y[p.AIndex[k]]
+			d[j] -= t
+			mag += math.Abs(t)
+		}
+		if (r.basis != nil && r.basis.Cols[j] == solvers.Basic) || math.Abs(d[j]) <= 1e-14*mag {
+			d[j] = 0
 		}
 	}
 	sol.RowDual = y
@@ -215,12 +225,6 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		den[2*(lp.n+k)], den[2*(lp.n+k)+1] = mag(p.RowLower[i]), mag(p.RowUpper[i])
 	}
 	s := newSimplex(lp, set)
-	s.den = den
-	s.unscale = make([]float64, lp.n+lp.m)
-	copy(s.unscale, colScale)
-	for i, r := range rowScale {
-		s.unscale[lp.n+i] = 1 / r
-	}
 	if warm != nil {
 		s.setWarmBasis(warm)
 	} else {
