@@ -18,8 +18,8 @@ func (s *simplex) run() outcome {
 	s.refresh()
 	perturbedOnce := false
 	for round := 0; round < maxRounds; round++ {
-		if s.lu.numUpdates() > 0 {
-			s.refresh()
+		if !s.fresh {
+			s.recompute()
 		}
 		pcnt, _ := s.primalInfeasibility()
 		boxed, other, _ := s.dualInfeasibility()
@@ -116,11 +116,7 @@ func (s *simplex) decideInfeasibleOrUnbounded() outcome {
 		return o
 	}
 	s.restoreCosts()
-	if s.lu.numUpdates() > 0 {
-		s.refresh()
-	} else {
-		s.computeDual()
-	}
+	s.recompute()
 	switch o := s.primal(); o {
 	case outOptimal, outPrimalInfeas:
 		return outOptimal

@@ -41,10 +41,14 @@ func (s *simplex) dual() outcome {
 		}
 		r := s.chuzr()
 		if r < 0 {
-			if s.lu.numUpdates() == 0 {
+			if s.fresh {
 				return outOptimal
 			}
-			s.refreshDual()
+			// Confirm on values recomputed from scratch.
+			s.recompute()
+			if s.correctDual() {
+				s.computePrimal()
+			}
 			continue
 		}
 		switch s.dualIteration(r) {
@@ -285,6 +289,7 @@ func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip in
 // applyFlips moves the variables s.cands[:nflip] to their opposite bounds and updates
 // the basic values: Δx_B = −B⁻¹ Σ a_j Δx_j.
 func (s *simplex) applyFlips(nflip int) {
+	s.fresh = false
 	f := &s.flip
 	f.clearAll()
 	a := &s.lp.a

@@ -100,6 +100,8 @@ type luFactor struct {
 	wVal        []float64
 	heap        []int
 	muIdx       []int
+	reservedM   int
+	reservedNnz int
 	muVal       []float64
 }
 
@@ -132,6 +134,75 @@ func growBools(s []bool, n int) []bool {
 	return s
 }
 
+// reserve allocates the factorization's arrays for an m×m basis with about nnz entries
+// in a handful of blocks, so that a solve of a small LP does not spend its time in the
+// allocator (the arrays grow later only if a factorization fills in beyond these sizes).
+func (f *luFactor) reserve(m, nnz int) {
+	if f.reservedM == m && f.reservedNnz >= nnz {
+		return
+	}
+	f.reservedM, f.reservedNnz = m, nnz
+	ints := make([]int, 40*m+64)
+	take := func(n int) []int {
+		s := ints[:0:n]
+		ints = ints[n:]
+		return s
+	}
+	for _, p := range []*[]int{&f.cStart, &f.cLen, &f.cCap, &f.rStart, &f.rLen, &f.rCap, &f.mark,
+		&f.colNext, &f.colPrev, &f.rowNext, &f.rowPrev, &f.stepRow, &f.stepCol, &f.lPiv,
+		&f.rowOfPos, &f.lOrder, &f.lPivIdx, &f.lEtaOf, &f.uPos, &f.urStart, &f.urLen, &f.urCap,
+		&f.ucStart, &f.ucLen, &f.posScratch, &f.singularPos, &f.singularRow, &f.heap, &f.muIdx,
+		&f.spikeIdx} {
+		*p = take(m)
+	}
+	for _, p := range []*[]int{&f.colHead, &f.rowHead, &f.uTmpStart, &f.lStart, &f.lrStart} {
+		*p = take(m + 1)
+	}
+	// U's order gets one entry per update, the row etas one each: room for m updates
+	// (appends reallocate beyond).
+	f.uOrder = take(2*m + 16)
+	f.etaPiv = take(m + 16)
+	f.etaStart = take(m + 17)
+	floats := make([]float64, 5*m)
+	takeF := func(n int) []float64 {
+		s := floats[:0:n]
+		floats = floats[n:]
+		return s
+	}
+	f.colMaxVal, f.stepPiv, f.uDiag, f.wVal, f.spikeVal = takeF(m), takeF(m), takeF(m), takeF(m)[:m], takeF(m)
+	bools := make([]bool, 3*m)
+	f.colDone, f.rowDone, f.smark = bools[:0:m], bools[m:m:2*m], bools[2*m:3*m]
+	// Pools: entries of B with room for fill-in and updates (they grow if needed).
+	sizes := []int{
+		(nnz + luInitialSpare*m) * 3 / 2, // cIdx (kernel columns, relocated on fill-in)
+		nnz + (luInitialSpare+2)*m,       // rIdx (kernel row patterns)
+		nnz + m,                          // uTmpIdx
+		nnz + m,                          // lIdx
+		nnz + (ftSpare+4)*m,              // urIdx (U rows, room for update entries)
+		2*nnz + 4*m,                      // ucIdx (U columns, spikes appended)
+		nnz + m,                          // lrIdx
+		4 * m,                            // etaIdx
+	}
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	pi := make([]int, total)
+	pf := make([]float64, total-sizes[1])
+	ip, fp := 0, 0
+	for k, p := range []*[]int{&f.cIdx, &f.rIdx, &f.uTmpIdx, &f.lIdx, &f.urIdx, &f.ucIdx, &f.lrIdx, &f.etaIdx} {
+		*p = pi[ip : ip : ip+sizes[k]]
+		ip += sizes[k]
+	}
+	for k, p := range []*[]float64{&f.cVal, nil, &f.uTmpVal, &f.lVal, &f.urVal, &f.ucVal, &f.lrVal, &f.etaVal} {
+		if p == nil {
+			continue
+		}
+		*p = pf[fp : fp : fp+sizes[k]]
+		fp += sizes[k]
+	}
+}
+
 // factorize computes B = LU for the basis whose position k holds variable basic[k]
 // (variables ≥ n are logicals: column e_{v−n}). It returns the number of positions whose
 // column was linearly dependent; those positions are now the logicals of singularRow
@@ -139,8 +210,27 @@ func growBools(s []bool, n int) []bool {
 // After the call rowOfPos[k] is the row (new position) of old position k.
 func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
 	f.m = m
+	nnz := 0
+	for _, v := range basic {
+		if v >= n {
+			nnz++
+		} else {
+			nnz += a.start[v+1] - a.start[v]
+		}
+	}
+	f.reserve(m, nnz)
 	f.load(n, a, basic)
 	f.initLists()
+	// Size the elimination record once (appends below then never reallocate in the
+	// common case): m steps, and L and U together about as many entries as B.
+	if cap(f.stepRow) < m {
+		f.stepRow, f.stepCol, f.stepPiv = make([]int, 0, m), make([]int, 0, m), make([]float64, 0, m)
+		f.uTmpStart, f.lPiv, f.lStart = make([]int, 0, m+1), make([]int, 0, m), make([]int, 0, m+1)
+	}
+	if nb := len(f.cIdx); cap(f.uTmpIdx) < nb {
+		f.uTmpIdx, f.uTmpVal = make([]int, 0, nb), make([]float64, 0, nb)
+		f.lIdx, f.lVal = make([]int, 0, nb), make([]float64, 0, nb)
+	}
 	f.stepRow, f.stepCol, f.stepPiv = f.stepRow[:0], f.stepCol[:0], f.stepPiv[:0]
 	f.uTmpStart = append(f.uTmpStart[:0], 0)
 	f.uTmpIdx, f.uTmpVal = f.uTmpIdx[:0], f.uTmpVal[:0]

@@ -21,10 +21,7 @@ func (f *luFactor) build() {
 	f.uPos = growInts(f.uPos, m)
 	f.uDiag = growFloats(f.uDiag, m)
 	f.uOrder = f.uOrder[:0]
-	if len(f.smark) < m {
-		f.smark = make([]bool, m)
-		f.wVal = make([]float64, m)
-	}
+
 	for s := 0; s < m; s++ {
 		r := f.stepRow[s]
 		f.rowOfPos[f.stepCol[s]] = r
@@ -128,6 +125,12 @@ func (f *luFactor) build() {
 	if cap(f.etaIdx) < 4*m {
 		f.etaIdx = make([]int, 0, 4*m)
 		f.etaVal = make([]float64, 0, 4*m)
+		f.etaPiv = make([]int, 0, refactorInterval+1)
+		f.etaStart = make([]int, 0, refactorInterval+2)
+		f.spikeIdx = make([]int, 0, m)
+		f.spikeVal = make([]float64, 0, m)
+		f.heap = make([]int, 0, m)
+		f.muIdx = make([]int, 0, m)
 	}
 	f.etaStart = append(f.etaStart[:0], 0)
 	f.nUpdates, f.uGrowth = 0, 0

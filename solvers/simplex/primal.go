@@ -32,10 +32,10 @@ func (s *simplex) primal() outcome {
 		}
 		q := s.primalPrice()
 		if q < 0 {
-			if s.lu.numUpdates() == 0 {
+			if s.fresh {
 				return outOptimal
 			}
-			s.refresh()
+			s.recompute()
 			if cnt, _ := s.primalInfeasibility(); cnt > 0 {
 				return outPrimalInfeas
 			}
@@ -105,6 +105,7 @@ func (s *simplex) primalIteration(q int) iterResult {
 	r, theta, flip := s.primalRatio(q, dir)
 	if flip {
 		rng := s.upper[q] - s.lower[q]
+		s.fresh = false
 		for _, p := range s.col.idx {
 			s.xB[p] -= dir * rng * s.col.val[p]
 		}

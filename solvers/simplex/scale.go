@@ -149,10 +149,21 @@ func computeScaling(m, n int, a *sparseMatrix, skip []bool) (rowScale, colScale 
 }
 
 func clampScale(s float64) float64 {
-	return math.Min(math.Max(s, 1/scaleLimit), scaleLimit)
+	switch {
+	case s < 1/scaleLimit:
+		return 1 / scaleLimit
+	case s > scaleLimit:
+		return scaleLimit
+	}
+	return s
 }
 
-// powerOfTwo rounds s > 0 to the nearest power of two (in the log scale).
+// powerOfTwo rounds s > 0 to the nearest power of two in the log scale: s = f·2^e with
+// f in [0.5, 1) rounds to 2^e when f ≥ 1/√2 and to 2^(e−1) below.
 func powerOfTwo(s float64) float64 {
-	return math.Exp2(math.Round(math.Log2(s)))
+	f, e := math.Frexp(s)
+	if f < math.Sqrt2/2 {
+		e--
+	}
+	return math.Ldexp(1, e)
 }

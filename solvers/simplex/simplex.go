@@ -172,6 +172,7 @@ type simplex struct {
 	scratch                             []int
 	phase1                              bool             // the dual simplex runs on the phase-1 subproblem
 	forceRefactor                       bool             // the last update failed its stability check
+	fresh                               bool             // primal and dual values were computed from scratch since the last change
 	recent                              [64]recentChange // last basis changes, to detect cycling
 	recentPos                           int
 	inPrimal                            bool // the primal simplex runs (its objective decreases)
@@ -391,6 +392,23 @@ func (s *simplex) refresh() {
 	s.invert()
 	s.computePrimal()
 	s.computeDual()
+	s.fresh = true
+}
+
+// freshUpdates is how many updates recompute tolerates before it refactorizes: below it,
+// values recomputed through the updated factors are as good as through new ones.
+const freshUpdates = 20
+
+// recompute recomputes the primal and dual values from scratch, refactorizing first when
+// many updates have accumulated.
+func (s *simplex) recompute() {
+	if s.lu.numUpdates() > freshUpdates || s.forceRefactor {
+		s.refresh()
+		return
+	}
+	s.computePrimal()
+	s.computeDual()
+	s.fresh = true
 }
 
 // primalInfeasibility returns the number of basic variables outside their bounds by more
@@ -729,6 +747,7 @@ const tinyValue = 1e-100
 // value xLeave (a bound) and gets reduced cost dLeave.
 func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 	leave := s.basic[r]
+	s.fresh = false
 	// Cycling: the same basis change again, with the objective not better than the last
 	// time it repeated. Degenerate but progressing runs repeat changes too; only the
 	// objective tells them apart, and it is computed only for repeats.
