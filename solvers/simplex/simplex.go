@@ -604,6 +604,12 @@ func (s *simplex) checkLimits() outcome {
 	if s.set.iterLimit > 0 && s.iters >= s.set.iterLimit {
 		return outIterLimit
 	}
+	// A safety net against a solve that never ends (stalling without repeating a basis
+	// change): far beyond what any LP of this size needs.
+	if s.iters >= 50*s.nt+100000 {
+		s.logf("giving up after %d iterations", s.iters)
+		return outNumerical
+	}
 	if s.iters&15 != 0 {
 		return -1
 	}
