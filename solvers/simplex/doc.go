@@ -32,13 +32,28 @@
 //     pivoting (u = 0.1, Suhl & Suhl's search of columns and rows by count), singularity
 //     repaired by swapping in logicals; FTRAN and BTRAN in scatter form over row- and
 //     column-wise copies of L and U, hyper-sparse (heap-ordered traversal of only the
-//     entries that fill) when the vectors are sparse; product-form updates, refactorization
-//     every 100 updates or when the etas grow, and whenever the pivot computed from the
-//     row and from the column disagree (the stability check of Koberstein §6.2.1).
-//   - Scaling by geometric-mean passes and column equilibration, powers of two.
-//   - A light presolve: empty rows and columns, fixed columns, singleton rows turned into
-//     column bounds; postsolve recovers primal values, row duals (an active singleton row
-//     takes over its column's reduced cost) and a basis of the original problem.
+//     entries that fill) when the vectors are sparse; Forrest–Tomlin updates (Koberstein
+//     §5.3: the spike replaces a column of U, its row moves last and is eliminated into a
+//     row eta), refactorization every 100 updates or when the updates outgrow the factors,
+//     and whenever the pivot computed from the row and from the column disagree or the
+//     new diagonal of U disagrees with the pivot (the stability checks of Koberstein
+//     §6.2.1).
+//   - Scaling by geometric-mean passes and column equilibration, powers of two (fixed
+//     columns are left out).
+//   - A light presolve: free, empty and singleton rows (a singleton row becomes a bound
+//     on its column when it tightens it beyond rounding), fixed and empty columns;
+//     postsolve recovers primal values, row duals (an active singleton row takes over
+//     its column's reduced cost) and a basis of the original problem. An infeasibility
+//     found on the presolved problem is confirmed on the original one.
+//
+// Feasibility is relative: a bound b is met within PrimalTol·max(1, |b|), the measure
+// of package solvertest's certificate checkers. Because the tolerances apply to the
+// scaled problem, an optimum is measured again in the problem's own units; where a
+// violation (or a wrong-signed reduced cost whose variable has a wide range) exceeds the
+// tolerance there, the solve continues from the same basis with the scaled tolerances
+// that expose it, and falls back to the last optimal basis if that fails. A solve that
+// stalls (the same basis change again with no progress) gets a stronger perturbation,
+// and one that runs past 50·(n+m)+100000 iterations stops with NumericalError.
 //
 // # Results
 //
