@@ -63,8 +63,10 @@
 // dual ray, unboundedness by a primal ray; the status InfeasibleOrUnbounded is never
 // returned. Options.IterationLimit, Options.TimeLimit and the context (checked every 16
 // iterations) stop a solve with IterationLimit, TimeLimit or Other. Options.PrimalTol
-// and Options.DualTol replace the default tolerances of 1e-7 (they apply to the scaled
-// problem).
+// and Options.DualTol replace the default tolerances of 1e-7 (the simplex works with
+// them on the scaled problem and checks its answer against them in the problem's own
+// units). Reduced costs are recomputed as c − Aᵀy from the reported duals; basic columns
+// and values within the rounding of that computation are reported as 0.
 //
 // # Warm starts
 //
