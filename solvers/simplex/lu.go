@@ -141,6 +141,8 @@ func (f *luFactor) reserve(m, nnz int) {
 	if f.reservedM == m && f.reservedNnz >= nnz {
 		return
 	}
+	// Room for bases denser than this one (the first is usually the slack basis).
+	nnz = max(2*nnz, 4*m)
 	f.reservedM, f.reservedNnz = m, nnz
 	ints := make([]int, 40*m+64)
 	take := func(n int) []int {
