@@ -177,25 +177,22 @@ func (f *luFactor) saveSpike(x []float64, idx []int) {
 // basis position on return. With spike set, the partial result after L and the row etas
 // is kept for the next update.
 func (f *luFactor) ftran(x []float64, spike bool) {
+	lIdx, lVal := f.lIdx, f.lVal
 	for e, p := range f.lPiv {
 		xp := x[p]
 		if xp == 0 {
 			continue
 		}
-		for t := f.lStart[e]; t < f.lStart[e+1]; t++ {
-			x[f.lIdx[t]] -= f.lVal[t] * xp
-		}
+		axpy(x, lIdx[f.lStart[e]:f.lStart[e+1]], lVal[f.lStart[e]:f.lStart[e+1]], xp)
 	}
 	for e, p := range f.etaPiv {
-		s := x[p]
-		for t := f.etaStart[e]; t < f.etaStart[e+1]; t++ {
-			s -= f.etaVal[t] * x[f.etaIdx[t]]
-		}
-		x[p] = s
+		a, b := f.etaStart[e], f.etaStart[e+1]
+		x[p] = subDot(x[p], x, f.etaIdx[a:b], f.etaVal[a:b])
 	}
 	if spike {
 		f.saveSpike(x, nil)
 	}
+	ucIdx, ucVal, diag := f.ucIdx, f.ucVal, f.uDiag
 	for k := len(f.uOrder) - 1; k >= 0; k-- {
 		r := f.uOrder[k]
 		if r < 0 {
@@ -205,17 +202,36 @@ func (f *luFactor) ftran(x []float64, spike bool) {
 		if v == 0 {
 			continue
 		}
-		v /= f.uDiag[r]
+		v /= diag[r]
 		x[r] = v
-		for t := f.ucStart[r]; t < f.ucStart[r]+f.ucLen[r]; t++ {
-			x[f.ucIdx[t]] -= f.ucVal[t] * v
-		}
+		a := f.ucStart[r]
+		b := a + f.ucLen[r]
+		axpy(x, ucIdx[a:b], ucVal[a:b], v)
 	}
+}
+
+// axpy does x[idx[k]] −= val[k]·v for every k.
+func axpy(x []float64, idx []int, val []float64, v float64) {
+	val = val[:len(idx)]
+	for k, i := range idx {
+		x[i] -= val[k] * v
+	}
+}
+
+// subDot returns s − Σ val[k]·x[idx[k]], subtracting term by term (the order of the
+// hyper-sparse path, so that both give the same bits).
+func subDot(s float64, x []float64, idx []int, val []float64) float64 {
+	val = val[:len(idx)]
+	for k, i := range idx {
+		s -= val[k] * x[i]
+	}
+	return s
 }
 
 // btran solves Bᵀ y = c in place: y holds c indexed by basis position on entry and the
 // solution indexed by row on return.
 func (f *luFactor) btran(y []float64) {
+	urIdx, urVal, diag := f.urIdx, f.urVal, f.uDiag
 	for _, r := range f.uOrder {
 		if r < 0 {
 			continue
@@ -224,30 +240,29 @@ func (f *luFactor) btran(y []float64) {
 		if v == 0 {
 			continue
 		}
-		v /= f.uDiag[r]
+		v /= diag[r]
 		y[r] = v
-		for t := f.urStart[r]; t < f.urStart[r]+f.urLen[r]; t++ {
-			y[f.urIdx[t]] -= f.urVal[t] * v
-		}
+		a := f.urStart[r]
+		b := a + f.urLen[r]
+		axpy(y, urIdx[a:b], urVal[a:b], v)
 	}
 	for e := len(f.etaPiv) - 1; e >= 0; e-- {
 		v := y[f.etaPiv[e]]
 		if v == 0 {
 			continue
 		}
-		for t := f.etaStart[e]; t < f.etaStart[e+1]; t++ {
-			y[f.etaIdx[t]] -= f.etaVal[t] * v
-		}
+		a, b := f.etaStart[e], f.etaStart[e+1]
+		axpy(y, f.etaIdx[a:b], f.etaVal[a:b], v)
 	}
+	lrIdx, lrVal := f.lrIdx, f.lrVal
 	for s := f.m - 1; s >= 0; s-- {
 		r := f.lOrder[s]
 		v := y[r]
 		if v == 0 {
 			continue
 		}
-		for t := f.lrStart[r]; t < f.lrStart[r+1]; t++ {
-			y[f.lrIdx[t]] -= f.lrVal[t] * v
-		}
+		a, b := f.lrStart[r], f.lrStart[r+1]
+		axpy(y, lrIdx[a:b], lrVal[a:b], v)
 	}
 }
 
