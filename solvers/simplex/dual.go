@@ -120,17 +120,21 @@ func (s *simplex) dualIteration(r int) iterResult {
 	s.w[r] = wr
 	s.price(&s.row)
 	piv := pivotTolerance
-	q, nflip := s.dualRatio(dir, math.Abs(xr-target), target, piv)
+	q, nflip := s.dualRatio(dir, math.Abs(xr-target), target, piv, false)
 	if q < 0 {
 		if s.lu.numUpdates() > 0 {
 			s.refreshDual()
 			return iterRetry
 		}
-		// Before claiming a dual ray, let candidates below the pivot tolerance in: with a
-		// wide range, a tiny α can still move the row (a scaling artefact), and the
-		// stability check guards the pivot.
+		// Before claiming a dual ray, let candidates below the pivot tolerance in (with a
+		// wide range, a tiny α can still move the row — a scaling artefact — and the
+		// stability check guards the pivot), and, when the row misses its bound by little
+		// more than the tolerance, fixed variables: two equality rows that pin the same
+		// column agree only within their tolerances, and which one's logical stays basic
+		// decides whether the other looks violated.
 		piv = tinyPivot
-		q, nflip = s.dualRatio(dir, math.Abs(xr-target), target, piv)
+		nearlyFeasible := math.Abs(xr-target) <= 1000*relTol(s.set.primalTol, target)
+		q, nflip = s.dualRatio(dir, math.Abs(xr-target), target, piv, nearlyFeasible)
 	}
 	if q < 0 {
 		return iterInfeasible
@@ -209,13 +213,21 @@ func (s *simplex) dualIteration(r int) iterResult {
 // slope stays positive after passing a group of boxed variables, they flip bounds and the
 // search continues. It returns the entering variable (−1 when the dual is unbounded) and
 // the number of flips, which are s.cands[:nflip].
-func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip int) {
+func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64, fixed bool) (q, nflip int) {
 	tolD := s.set.dualTol
 	c := s.cands[:0]
 	move, al := s.move, s.alpha.val
 	for _, j := range s.alpha.idx {
 		mv := move[j] // 0 for basic and fixed variables
 		if mv == 0 {
+			if !fixed || s.pos[j] >= 0 {
+				continue
+			}
+			// A fixed variable as a last resort: it enters at ratio 0 (its reduced cost
+			// is then shifted to zero) and cannot flip.
+			if a := math.Abs(al[j]); a > pivTol && !s.taboo[j] {
+				c = append(c, cand{j: j, ratio: 0, alpha: a})
+			}
 			continue
 		}
 		a := dir * al[j]
@@ -263,7 +275,11 @@ func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64) (q, nflip in
 			if c[k].ratio <= thMax {
 				c[g], c[k] = c[k], c[g]
 				j := c[g].j
-				drop += c[g].alpha * (s.upper[j] - s.lower[j])
+				if r := s.upper[j] - s.lower[j]; r > 0 {
+					drop += c[g].alpha * r
+				} else {
+					drop = math.Inf(1) // a fixed variable cannot flip
+				}
 				g++
 			}
 		}

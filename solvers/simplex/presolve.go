@@ -32,16 +32,17 @@ const (
 	opSingletonRow               // row with one entry: turned into bounds on its column
 )
 
-// presolveOp records one reduction for the postsolve. For a singleton row, lowerFromRow
-// and upperFromRow say which of the column's bounds the row tightened, and newLo/newUp
-// are the column's bounds right after.
+// presolveOp records one reduction for the postsolve. For a singleton row,
+// lowerFromRow and upperFromRow say which of the column's bounds the row set, implLo and
+// implUp are the bounds it implies and tolLo, tolUp its accuracy in the column's units.
 type presolveOp struct {
 	kind                       opKind
 	row, col                   int
 	coef                       float64
 	value                      float64
 	lowerFromRow, upperFromRow bool
-	newLo, newUp               float64
+	implLo, implUp             float64
+	tolLo, tolUp               float64
 }
 
 // presolveResult holds the reduced problem and what it takes to return to the original.
@@ -98,6 +99,10 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 	pr.cost = cost
 	lo := append([]float64(nil), p.ColLower...)
 	up := append([]float64(nil), p.ColUpper...)
+	// The accuracy each column bound carries: its own tolerance, or that of the singleton
+	// row it came from, in the column's units.
+	ltol := make([]float64, n)
+	utol := make([]float64, n)
 	rlo := append([]float64(nil), p.RowLower...)
 	rup := append([]float64(nil), p.RowUpper...)
 	// Each row keeps the count and the xor of its remaining columns: when one is left,
@@ -147,6 +152,9 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 		}
 		return tol * math.Max(1, math.Abs(b))
 	}
+	for j := range n {
+		ltol[j], utol[j] = feasTol(lo[j]), feasTol(up[j])
+	}
 
 	for changed := true; changed; {
 		changed = false
@@ -179,31 +187,46 @@ func presolve(p *model.Problem, tol float64) *presolveResult {
 					implLo, implUp = rup[i]/a, rlo[i]/a
 					tolLo, tolUp = tolUp, tolLo
 				}
-				op := presolveOp{kind: opSingletonRow, row: i, col: j, coef: a}
+				op := presolveOp{kind: opSingletonRow, row: i, col: j, coef: a,
+					implLo: implLo, implUp: implUp, tolLo: tolLo, tolUp: tolUp}
 				// A bound tighter by less than a tenth of that accuracy is left alone: the
 				// row is then redundant within its tolerance (and, with a tiny a, carrying
-				// its column's reduced cost would need a huge dual).
+				// its column's reduced cost would need a huge dual). A bound that crosses
+				// the opposite one by less than the looser of their accuracies fixes the
+				// column at the tighter of the two: the looser source is then met within
+				// its own tolerance, and postsolve still finds it active.
 				if implLo > lo[j]+0.1*tolLo {
-					lo[j] = implLo
-					op.lowerFromRow = true
-				}
-				if implUp < up[j]-0.1*tolUp {
-					up[j] = implUp
-					op.upperFromRow = true
-				}
-				if lo[j] > up[j] {
-					if lo[j]-up[j] > math.Max(tolLo, tolUp) {
+					switch {
+					case implLo <= up[j]:
+						lo[j], ltol[j] = implLo, tolLo
+						op.lowerFromRow = true
+					case implLo-up[j] > math.Max(tolLo, utol[j]):
 						pr.status = presolveInfeasible
 						return pr
-					}
-					// Within tolerance: meet on the bound the row did not set.
-					if op.lowerFromRow && !op.upperFromRow {
-						lo[j] = up[j]
-					} else {
-						up[j] = lo[j]
+					case tolLo < utol[j]:
+						lo[j], ltol[j], up[j] = implLo, tolLo, implLo
+						op.lowerFromRow = true
+					default:
+						lo[j], ltol[j] = up[j], tolLo
+						op.lowerFromRow = true
 					}
 				}
-				op.newLo, op.newUp = lo[j], up[j]
+				if implUp < up[j]-0.1*tolUp {
+					switch {
+					case implUp >= lo[j]:
+						up[j], utol[j] = implUp, tolUp
+						op.upperFromRow = true
+					case lo[j]-implUp > math.Max(tolUp, ltol[j]):
+						pr.status = presolveInfeasible
+						return pr
+					case tolUp < ltol[j]:
+						up[j], utol[j], lo[j] = implUp, tolUp, implUp
+						op.upperFromRow = true
+					default:
+						up[j], utol[j] = lo[j], tolUp
+						op.upperFromRow = true
+					}
+				}
 				rowGone[i] = true
 				colCount[j]--
 				pr.ops = append(pr.ops, op)
@@ -362,29 +385,34 @@ func (pr *presolveResult) postsolve(p *model.Problem, xr, yr []float64, b *solve
 				continue
 			}
 			xj := x[j]
-			loAct := op.lowerFromRow && xj == op.newLo
-			upAct := op.upperFromRow && xj == op.newUp
+			loAct := op.lowerFromRow && math.Abs(xj-op.implLo) <= op.tolLo
+			upAct := op.upperFromRow && math.Abs(xj-op.implUp) <= op.tolUp
 			if !loAct && !upAct {
 				continue
 			}
-			dj := pr.cost[j]
+			dj, mag := pr.cost[j], math.Abs(pr.cost[j])
 			for t := p.AStart[j]; t < p.AStart[j+1]; t++ {
-				dj -= p.AValue[t] * y[p.AIndex[t]]
+				v := p.AValue[t] * y[p.AIndex[t]]
+				dj -= v
+				mag += math.Abs(v)
 			}
-			// With the column's own bound active on the other side too, the sign of the
-			// reduced cost says which bound carries the dual.
+			// The sign of the reduced cost says which side is active: d > 0 the lower
+			// bound, d < 0 the upper (a value at rounding level counts as zero, either
+			// side). This row takes the dual when it set that side; otherwise the dual
+			// belongs to another source and the row stays basic.
+			zero := math.Abs(dj) <= 1e-9*math.Max(1, mag)
+			lowerSide := false
 			switch {
-			case loAct && upAct:
-			case loAct && !op.upperFromRow && xj == op.newUp && dj < 0:
-				continue
-			case upAct && !op.lowerFromRow && xj == op.newLo && dj > 0:
+			case loAct && (dj > 0 || zero):
+				lowerSide = true
+			case upAct && (dj < 0 || zero):
+			default:
 				continue
 			}
 			y[i] = dj / a
 			basis.Cols[j] = solvers.Basic
 			// The row's activity a·x_j sits at the row bound that implied the column bound.
-			atColLower := loAct && (!upAct || dj >= 0)
-			if (a > 0) == atColLower {
+			if (a > 0) == lowerSide {
 				basis.Rows[i] = rowStatusAt(i, -1)
 			} else {
 				basis.Rows[i] = rowStatusAt(i, 1)

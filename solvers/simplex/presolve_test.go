@@ -123,3 +123,27 @@ func TestPresolve(t *testing.T) {
 		})
 	}
 }
+
+// TestPostsolvedBasisRegression: a free column whose only bound came from a singleton row
+// ends at that bound with a reduced cost at rounding level (above zero); postsolve must
+// still make the column basic and the row nonbasic (it once left the free column
+// "at upper", so a warm start from the basis needed an iteration).
+func TestPostsolvedBasisRegression(t *testing.T) {
+	p := &model.Problem{Sense: model.Maximize, Offset: 3, ColCost: []float64{3, 2, 4, -12, -7, -3},
+		ColLower: []float64{0, -inf, -inf, -4, 1, -inf}, ColUpper: []float64{0, inf, inf, -1, 1, inf},
+		RowLower: []float64{-inf, 4, 40, -inf, -21, -4, -inf, 31, -22, 6}, RowUpper: []float64{inf, inf, 40, -1, -20, inf, inf, inf, inf, 9},
+		AStart: []int{0, 7, 15, 22, 28, 35, 45},
+		AIndex: []int{0, 2, 3, 5, 6, 7, 8, 0, 1, 2, 4, 5, 6, 7, 9, 1, 2, 3, 5, 6, 7, 9, 0, 1, 3, 4, 5, 6, 1, 2, 3, 5, 6, 8, 9, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9},
+		AValue: []float64{-3, 2, -1, -2, -5, -1, 1, -2, -6, -4, 3, -1, -6, -3, -2, 6, -6, 1, -4, -5, -5, -5, -6, 2, -3, 1, 3, 1, -2, -2, -2, 6, -2, -2, -4, 1, 2, 2, -2, -1, -3, -1, 1, -5, -3}}
+	sol, err := New().Solve(context.Background(), p, solvers.Options{})
+	if err != nil || sol.Status != solvers.Optimal {
+		t.Fatalf("%v %v", sol.Status, err)
+	}
+	if got := sol.Basis.Cols[5]; got != solvers.Basic {
+		t.Errorf("free column 5 has status %v, want basic", got)
+	}
+	warm, err := New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis})
+	if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
+		t.Errorf("warm start: %v after %d iterations (%v)", warm.Status, warm.Iterations, err)
+	}
+}

@@ -184,7 +184,7 @@ func TestPropertyWarmStart(t *testing.T) {
 			t.Fatalf("warm re-solve: %v %v", again.Status, err)
 		}
 		if again.Iterations != 0 {
-			t.Fatalf("warm re-solve from the optimal basis took %d iterations\n%+v\n%+v\n%+v", again.Iterations, p, cold.Basis, cold)
+			t.Fatalf("warm re-solve from the optimal basis took %d iterations\n%+v\n%+v\n%+v\n%+v", again.Iterations, p, cold.Basis, cold, again)
 		}
 		if math.Abs(again.Objective-cold.Objective) > 1e-7*math.Max(1, math.Abs(cold.Objective)) {
 			t.Fatalf("warm re-solve objective %g, cold %g", again.Objective, cold.Objective)
@@ -250,7 +250,7 @@ func TestPropertyBadlyScaled(t *testing.T) {
 				t.Fatalf("scaling=%v: status %v", !s.NoScaling, sol.Status)
 			}
 			if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
-				t.Fatalf("scaling=%v: %v", !s.NoScaling, err)
+				t.Fatalf("scaling=%v: %v\n%+v\n%+v", !s.NoScaling, err, p, sol)
 			}
 			if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
 				t.Fatalf("scaling=%v: %v", !s.NoScaling, err)

@@ -267,6 +267,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	if o != outOptimal {
 		return res
 	}
+	s.refine()
 	// Unscale into the reduced problem's space.
 	nr, mr := lp.n, lp.m
 	xr := make([]float64, nr)
