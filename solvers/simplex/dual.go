@@ -68,19 +68,6 @@ func (s *simplex) dual() outcome {
 	}
 }
 
-// relTol is the feasibility tolerance at bound b: tol·max(1, |b|), so that rows and
-// columns of large magnitude are held to a relative accuracy (the same measure as the
-// certificate checkers use) rather than to digits double precision does not have.
-func relTol(tol, b float64) float64 {
-	switch {
-	case b > 1:
-		return tol * b
-	case b < -1:
-		return -tol * b
-	}
-	return tol
-}
-
 // chuzr picks the leaving row: the primal infeasibility δ maximizing δ²/w (dual
 // steepest edge).
 func (s *simplex) chuzr() int {
@@ -89,9 +76,9 @@ func (s *simplex) chuzr() int {
 	for p := 0; p < s.m; p++ {
 		v := s.xB[p]
 		var e float64
-		if lb := s.lB[p]; v < lb-relTol(tol, lb) {
+		if lb := s.lB[p]; v < lb-tol*s.pL[p] {
 			e = lb - v
-		} else if ub := s.uB[p]; v > ub+relTol(tol, ub) {
+		} else if ub := s.uB[p]; v > ub+tol*s.pU[p] {
 			e = v - ub
 		} else {
 			continue
@@ -106,11 +93,11 @@ func (s *simplex) chuzr() int {
 // dualIteration performs one iteration with leaving row r.
 func (s *simplex) dualIteration(r int) iterResult {
 	xr := s.xB[r]
-	var dir, target float64
+	var dir, target, leaveTol float64
 	if xr < s.lB[r] {
-		dir, target = -1, s.lB[r]
+		dir, target, leaveTol = -1, s.lB[r], s.set.primalTol*s.pL[r]
 	} else {
-		dir, target = 1, s.uB[r]
+		dir, target, leaveTol = 1, s.uB[r], s.set.primalTol*s.pU[r]
 	}
 	s.btranUnit(r)
 	wr := 0.0
@@ -120,7 +107,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 	s.w[r] = wr
 	s.price(&s.row)
 	piv := pivotTolerance
-	q, nflip := s.dualRatio(dir, math.Abs(xr-target), target, piv, false)
+	q, nflip := s.dualRatio(dir, math.Abs(xr-target), leaveTol, piv, false)
 	if q < 0 {
 		if s.lu.numUpdates() > 0 {
 			s.refreshDual()
@@ -133,8 +120,8 @@ func (s *simplex) dualIteration(r int) iterResult {
 		// column agree only within their tolerances, and which one's logical stays basic
 		// decides whether the other looks violated.
 		piv = tinyPivot
-		nearlyFeasible := math.Abs(xr-target) <= 1000*relTol(s.set.primalTol, target)
-		q, nflip = s.dualRatio(dir, math.Abs(xr-target), target, piv, nearlyFeasible)
+		nearlyFeasible := math.Abs(xr-target) <= 1000*leaveTol
+		q, nflip = s.dualRatio(dir, math.Abs(xr-target), leaveTol, piv, nearlyFeasible)
 	}
 	if q < 0 {
 		return iterInfeasible
@@ -213,7 +200,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 // slope stays positive after passing a group of boxed variables, they flip bounds and the
 // search continues. It returns the entering variable (−1 when the dual is unbounded) and
 // the number of flips, which are s.cands[:nflip].
-func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64, fixed bool) (q, nflip int) {
+func (s *simplex) dualRatio(dir, slope, leaveTol, pivTol float64, fixed bool) (q, nflip int) {
 	tolD := s.set.dualTol
 	c := s.cands[:0]
 	move, al := s.move, s.alpha.val
@@ -286,7 +273,7 @@ func (s *simplex) dualRatio(dir, slope, leaveBound, pivTol float64, fixed bool) 
 		// Pass the group only while the slope stays clearly positive; a slope that the
 		// flips bring to within the primal tolerance ends the search here (the row can
 		// just become feasible, which is not a dual ray).
-		if slope-drop > relTol(s.set.primalTol, leaveBound) {
+		if slope-drop > leaveTol {
 			slope -= drop
 			done = g
 			continue
@@ -361,6 +348,9 @@ func (s *simplex) dualPhase1() outcome {
 			s.lower[j], s.upper[j] = 0, 0
 		}
 	}
+	// The subproblem's bounds are O(1): its feasibility is absolute.
+	fL, fU := s.fL, s.fU
+	s.fL, s.fU = ones(s.nt), ones(s.nt)
 	s.resetBounds()
 	s.phase1 = true
 	s.phase1Check = max(5, s.nt/1000)
@@ -369,6 +359,7 @@ func (s *simplex) dualPhase1() outcome {
 	s.logf("dual phase 1: outcome %d at iteration %d, objective %g", o, s.iters, s.objective())
 	copy(s.lower, s.lp.lower)
 	copy(s.upper, s.lp.upper)
+	s.fL, s.fU = fL, fU
 	s.resetBounds()
 	return o
 }
@@ -413,7 +404,7 @@ func (s *simplex) resetBounds() {
 		}
 	}
 	for p, v := range s.basic {
-		s.lB[p], s.uB[p] = s.lower[v], s.upper[v]
+		s.setPos(p, v)
 	}
 	s.computePrimal()
 }

@@ -190,13 +190,13 @@ func (s *simplex) primalRatio(q int, dir float64) (int, float64, bool) {
 		a := dir * s.col.val[p]
 		if a > pivotTolerance {
 			if lb := s.lB[p]; !math.IsInf(lb, -1) {
-				if t := (s.xB[p] - lb + relTol(tol, lb)) / a; t < thMax {
+				if t := (s.xB[p] - lb + tol*s.pL[p]) / a; t < thMax {
 					thMax = t
 				}
 			}
 		} else if a < -pivotTolerance {
 			if ub := s.uB[p]; !math.IsInf(ub, 1) {
-				if t := (ub - s.xB[p] + relTol(tol, ub)) / -a; t < thMax {
+				if t := (ub - s.xB[p] + tol*s.pU[p]) / -a; t < thMax {
 					thMax = t
 				}
 			}

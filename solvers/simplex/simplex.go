@@ -173,6 +173,8 @@ type simplex struct {
 	phase1                              bool             // the dual simplex runs on the phase-1 subproblem
 	forceRefactor                       bool             // the last update failed its stability check
 	fresh                               bool             // primal and dual values were computed from scratch since the last change
+	fL, fU                              []float64        // per variable: its bounds' feasibility tolerance is primalTol·fL, primalTol·fU
+	pL, pU                              []float64        // fL and fU of the basic variables, by position
 	recent                              [64]recentChange // last basis changes, to detect cycling
 	recentPos                           int
 	inPrimal                            bool // the primal simplex runs (its objective decreases)
@@ -232,7 +234,31 @@ func newSimplex(lp *lpData, set settings) *simplex {
 		rng:          rand.New(rand.NewPCG(set.seed, 0x5eed)),
 		perturbScale: 1,
 	}
+	s.fL = make([]float64, nt)
+	s.fU = make([]float64, nt)
+	s.pL = make([]float64, m)
+	s.pU = make([]float64, m)
+	for j := 0; j < nt; j++ {
+		s.fL[j], s.fU[j] = boundScale(lp.lower[j]), boundScale(lp.upper[j])
+	}
 	return s
+}
+
+// boundScale is max(1, |b|) (1 for an infinite bound): the feasibility tolerance of
+// bound b is primalTol times it.
+func boundScale(b float64) float64 {
+	if math.IsInf(b, 0) {
+		return 1
+	}
+	return math.Max(1, math.Abs(b))
+}
+
+// setPos records variable v at basis position p with its bounds and tolerances.
+func (s *simplex) setPos(p, v int) {
+	s.basic[p] = v
+	s.pos[v] = p
+	s.lB[p], s.uB[p] = s.lower[v], s.upper[v]
+	s.pL[p], s.pU[p] = s.fL[v], s.fU[v]
 }
 
 // setSlackBasis makes every logical basic and puts each structural at a bound.
@@ -314,9 +340,7 @@ func (s *simplex) invert() int {
 	permuteFloats(s.w, perm, s.col.val)
 	clear(s.col.val)
 	for p, v := range s.basic {
-		s.pos[v] = p
-		s.lB[p] = s.lower[v]
-		s.uB[p] = s.upper[v]
+		s.setPos(p, v)
 	}
 	for _, j := range s.tabooList {
 		s.taboo[j] = false
@@ -484,9 +508,9 @@ func (s *simplex) primalInfeasibility() (int, float64) {
 	for p := 0; p < s.m; p++ {
 		v := s.xB[p]
 		var e float64
-		if lb := s.lB[p]; v < lb-relTol(tol, lb) {
+		if lb := s.lB[p]; v < lb-tol*s.pL[p] {
 			e = lb - v
-		} else if ub := s.uB[p]; v > ub+relTol(tol, ub) {
+		} else if ub := s.uB[p]; v > ub+tol*s.pU[p] {
 			e = v - ub
 		} else {
 			continue
@@ -851,12 +875,10 @@ func (s *simplex) basisChange(r, q int, xq, xLeave, dLeave float64) {
 	if !s.lu.update(r, s.col.val[r]) {
 		s.forceRefactor = true
 	}
-	s.basic[r] = q
-	s.pos[q] = r
 	s.move[q] = 0
 	s.pos[leave] = -1
+	s.setPos(r, q)
 	s.xB[r] = xq
-	s.lB[r], s.uB[r] = s.lower[q], s.upper[q]
 	s.d[q] = 0
 	s.d[leave] = dLeave
 	lo, up := s.lower[leave], s.upper[leave]

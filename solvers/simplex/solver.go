@@ -225,6 +225,17 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		den[2*(lp.n+k)], den[2*(lp.n+k)+1] = mag(p.RowLower[i]), mag(p.RowUpper[i])
 	}
 	s := newSimplex(lp, set)
+	// Feasibility tolerances in the original problem's units: a bound b of variable j is
+	// met within primalTol·max(1, |b_original|), which is primalTol·den/σ for the scaled
+	// x̃_j = x_j/σ_j and primalTol·den·ρ_i for the logical of row i (scaled by ρ_i; its
+	// lower bound is the row's upper).
+	for j := 0; j < lp.n; j++ {
+		s.fL[j], s.fU[j] = den[2*j]/colScale[j], den[2*j+1]/colScale[j]
+	}
+	for i := 0; i < lp.m; i++ {
+		j := lp.n + i
+		s.fL[j], s.fU[j] = den[2*j+1]*rowScale[i], den[2*j]*rowScale[i]
+	}
 	if warm != nil {
 		s.setWarmBasis(warm)
 	} else {
@@ -418,8 +429,7 @@ func (s *simplex) restore(b *basisSnapshot) {
 		s.pos[j] = -1
 	}
 	for p, v := range s.basic {
-		s.pos[v] = p
-		s.lB[p], s.uB[p] = s.lower[v], s.upper[v]
+		s.setPos(p, v)
 	}
 	s.restoreCosts()
 	s.refresh()
