@@ -224,6 +224,14 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	for k, i := range pre.rowMap {
 		den[2*(lp.n+k)], den[2*(lp.n+k)+1] = mag(p.RowLower[i]), mag(p.RowUpper[i])
 	}
+	// span[j]: the width of j's range in the original problem (for a row, its activity's).
+	span := make([]float64, lp.n+lp.m)
+	for k, j := range pre.colMap {
+		span[k] = p.ColUpper[j] - p.ColLower[j]
+	}
+	for k, i := range pre.rowMap {
+		span[lp.n+k] = p.RowUpper[i] - p.RowLower[i]
+	}
 	s := newSimplex(lp, set)
 	// Feasibility tolerances in the original problem's units: a bound b of variable j is
 	// met within primalTol·max(1, |b_original|), which is primalTol·den/σ for the scaled
@@ -252,7 +260,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	// (tighter tolerances can expose what only rounding separates), the last optimal basis
 	// comes back with the tolerances it was optimal for.
 	for refine := 0; o == outOptimal && refine < 4; refine++ {
-		q := s.unscaledQuality(rowScale, colScale, den, set.primalTol, set.dualTol)
+		q := s.unscaledQuality(rowScale, colScale, den, span, set.primalTol, set.dualTol)
 		if q.primal <= set.primalTol && q.dual <= set.dualTol && q.gap <= objectiveAccuracy {
 			break
 		}
@@ -300,7 +308,51 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		return res
 	}
 	res.x, res.y, res.basis = x, y, b
+	if len(pre.ops) > 0 && dualityGap(p, x, y) > gapTolerance {
+		// Postsolve carries duals through singleton rows; through tiny coefficients that
+		// can produce duals so large that rounding spoils the certificate. The solve
+		// without presolve computes them from the basis directly; keep the better one.
+		set.verbose = nil
+		if r := solveLP(p, set, nil, false, doScale); r.status == solvers.Optimal && dualityGap(p, r.x, r.y) < dualityGap(p, x, y) {
+			r.iters += res.iters
+			return r
+		}
+	}
 	return res
+}
+
+// gapTolerance is the relative duality gap above which a presolved answer is checked
+// against a solve without presolve.
+const gapTolerance = 1e-9
+
+// dualityGap is |primal − dual objective| / max(1, |primal|) for x and the row duals y
+// (minimization sense) of p, with the dual objective built as the certificate checkers
+// build it: each multiplier times the bound its sign selects.
+func dualityGap(p *model.Problem, x, y []float64) float64 {
+	sense := float64(p.Sense)
+	primal, dual := 0.0, 0.0
+	pick := func(lam, lo, up float64) float64 {
+		switch {
+		case lam > 0 && !math.IsInf(lo, 0):
+			return lam * lo
+		case lam < 0 && !math.IsInf(up, 0):
+			return lam * up
+		}
+		return 0
+	}
+	for i, yi := range y {
+		dual += pick(yi, p.RowLower[i], p.RowUpper[i])
+	}
+	for j := range p.NumCols() {
+		c := sense * p.ColCost[j]
+		primal += c * x[j]
+		d := c
+		for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+			d -= p.AValue[k] * y[p.AIndex[k]]
+		}
+		dual += pick(d, p.ColLower[j], p.ColUpper[j])
+	}
+	return math.Abs(primal-dual) / math.Max(1, math.Abs(primal))
 }
 
 // objectiveAccuracy is the relative objective error that wrong-signed reduced costs
@@ -322,12 +374,12 @@ type solutionQuality struct {
 // unscaledQuality measures the solution in the reduced problem's own units: the largest
 // bound or row violation relative to max(1, |bound|), the largest reduced cost of the
 // wrong sign for its variable's position, and Σ|d_j|·(u_j − l_j) over those reduced costs
-// relative to max(1, |objective|) (what moving them across their finite range would
-// gain; |x_j| stands in for an infinite range). The relative measure uses the magnitude
+// relative to max(1, |objective|) (what moving them across their range in the original
+// problem would gain; |x_j| stands in for an infinite range). The relative measure uses the magnitude
 // of the violated bound in the original problem (den), since presolve shifts row bounds
 // by the contributions of the columns it removed. It also returns, for the violations
 // beyond ptol and dtol, the scaled tolerances under which the simplex sees them.
-func (s *simplex) unscaledQuality(rowScale, colScale, den []float64, ptol, dtol float64) solutionQuality {
+func (s *simplex) unscaledQuality(rowScale, colScale, den, span []float64, ptol, dtol float64) solutionQuality {
 	q := solutionQuality{needPrimal: math.Inf(1), needDual: math.Inf(1)}
 	wrongScaled := math.Inf(1) // smallest scaled wrong-signed reduced cost
 	for j := 0; j < s.nt; j++ {
@@ -382,8 +434,9 @@ func (s *simplex) unscaledQuality(rowScale, colScale, den []float64, ptol, dtol 
 		}
 		wrongScaled = math.Min(wrongScaled, wrong)
 		// Moving j across its range gains w·range; with no opposite bound the dual
-		// objective misses w·|x_j|.
-		if r := (up - lo) * sc; !math.IsInf(r, 0) {
+		// objective misses w·|x_j|. The range is the original problem's (span): that is
+		// what a certificate of the original problem measures.
+		if r := span[j]; !math.IsInf(r, 0) {
 			q.gap += w * r
 		} else {
 			q.gap += w * math.Max(1, math.Abs(v*sc))
