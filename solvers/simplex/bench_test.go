@@ -37,10 +37,13 @@ func BenchmarkSchedule(b *testing.B) {
 	}
 }
 
-// benchSolve times s on p; every solve must reach the optimum.
+// benchSolve times s on p; every solve must reach the optimum. Besides wall time it
+// reports the process's CPU time per solve (cpu-ns/op), the steadier measure on a shared
+// machine (run with GOMAXPROCS=1 so that it counts one solve at a time).
 func benchSolve(b *testing.B, s solvers.Solver, p *model.Problem) {
 	b.Helper()
 	iters := 0
+	cpu0 := processCPU()
 	for b.Loop() {
 		sol, err := s.Solve(context.Background(), p, solvers.Options{})
 		if err != nil {
@@ -52,6 +55,9 @@ func benchSolve(b *testing.B, s solvers.Solver, p *model.Problem) {
 		iters = sol.Iterations
 	}
 	b.ReportMetric(float64(iters), "iters")
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // gonumModels are the Netlib models gonum's dense lp.Simplex is tried on (with the small
