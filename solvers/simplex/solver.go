@@ -14,13 +14,15 @@ import (
 // Version is the version of the built-in simplex reported in Solutions.
 const Version = "1.0.0"
 
-// Default tolerances (on the scaled problem).
+// Default tolerances: a bound b is met within DefaultPrimalTol·max(1, |b|), a reduced
+// cost has the wrong sign by at most DefaultDualTol.
 const (
 	DefaultPrimalTol = 1e-7
 	DefaultDualTol   = 1e-7
 )
 
-// Solver is the built-in simplex backend. The zero value is ready to use.
+// Solver is the built-in simplex backend. The zero value is ready to use; a Solver holds
+// only its settings, so one may serve concurrent solves.
 type Solver struct {
 	// NoPresolve turns the light presolve off (it is also skipped for warm starts).
 	NoPresolve bool
