@@ -87,3 +87,27 @@ func TestTinyPivotBeforeRay(t *testing.T) {
 		t.Errorf("objective %.12g, want 0.99999", sol.Objective)
 	}
 }
+
+// TestFixedVariableEntersBeforeRay: two equality rows pin one column and agree only within
+// their tolerances (row 3 through a coefficient of 6e-4 at a magnitude of 3e6, row 4
+// exactly). Without presolve the basis first takes x0 from row 3, which leaves row 4
+// violated by slightly more than its tolerance with nothing but row 3's fixed logical to
+// fix it; the ratio test lets that fixed variable enter before it would claim a dual ray.
+func TestFixedVariableEntersBeforeRay(t *testing.T) {
+	inf := math.Inf(1)
+	p := &model.Problem{Sense: model.Minimize, ColCost: []float64{-10, 0},
+		ColLower: []float64{3.162246037391778, 3}, ColUpper: []float64{1.000013162309283e+06, 3},
+		RowLower: []float64{-inf, -inf, -inf, 3.0000000017697434e+06, 130.0000001123467},
+		RowUpper: []float64{1e-05, -1.622760409444561, -31.62246040944456, 3.0000000017697434e+06, 130.0000001123467},
+		AStart:   []int{0, 4, 7}, AIndex: []int{1, 2, 3, 4, 1, 3, 4},
+		AValue: []float64{-10, -10, 0.0005596420723998596, 31.622776601683796, 10, 1e+06, 10}}
+	for _, s := range []*Solver{New(), {NoPresolve: true}} {
+		sol, err := s.Solve(context.Background(), p, solvers.Options{})
+		if err != nil || sol.Status != solvers.Optimal {
+			t.Fatalf("%+v: %v %v", *s, sol.Status, err)
+		}
+		if err := solvertest.CheckPrimal(p, sol, solvertest.Tolerances{Feas: 1e-7}); err != nil {
+			t.Errorf("%+v: %v", *s, err)
+		}
+	}
+}
