@@ -153,6 +153,13 @@ type Run struct {
 	Jobs       []JobOutcome
 }
 
+// CompletionTol is the plant's resolution of work: a phase (and a job) is over when less
+// than this fraction of the job's work is left. Real jobs are made of tasks far larger
+// than a millionth of the job; the tolerance absorbs the QP solvers' feasibility
+// tolerances and SolveRHC's ShortfallMargin, which would otherwise leave a sliver of
+// work that a tracking controller finishes only slowly.
+const CompletionTol = 1e-6
+
 // DeadlineTol is the slack Run allows a completion time over its deadline, relative to
 // max(1, |deadline|): it absorbs the QP solvers' tolerances, nothing more.
 const DeadlineTol = 1e-6
@@ -407,7 +414,8 @@ func (sc *Scenario) plant(t, capK float64, targets []Alloc, progress, completion
 				next = sj.Arrival
 			}
 			if sj.Arrival <= now && math.IsInf(completion[j], 1) && rate[j] > 0 {
-				if at := now + (sj.phaseEnd(progress[j])-progress[j])/rate[j]; at < next {
+				left := math.Max(0, sj.phaseEnd(progress[j])-CompletionTol*sj.Work-progress[j])
+				if at := now + left/rate[j]; at < next {
 					next = at
 				}
 			}
@@ -420,8 +428,8 @@ func (sc *Scenario) plant(t, capK float64, targets []Alloc, progress, completion
 			sj := &sc.Jobs[j]
 			pe := sj.phaseEnd(progress[j])
 			progress[j] += rate[j] * dt
-			// Snap a phase that ends at this event (rounding would leave a sliver).
-			if progress[j] >= pe-1e-12*math.Max(1, sj.Work) {
+			// A phase with less than CompletionTol of the job's work left is over.
+			if progress[j] >= pe-CompletionTol*sj.Work*(1+1e-9) {
 				progress[j] = pe
 				if pe >= sj.Work {
 					completion[j] = next

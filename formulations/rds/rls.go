@@ -19,20 +19,21 @@ import (
 // speed changes (a new phase, data skew, interference). λ = 1 is ordinary least squares.
 //
 // An interval without resources (φ = 0) carries no information and is skipped without
-// forgetting; and the covariance P is rescaled whenever its trace exceeds MaxTrace, so
-// that a direction that is never excited (reduce resources during the map phase) cannot
-// wind P up without bound. Between rescalings the recursion is exact.
+// forgetting; and each variance P_ii is capped at 2·p0, so that a direction that is
+// never excited (reduce resources during the map phase) cannot wind P up without bound —
+// forgetting divides P by λ every interval, also where no data arrive. While no cap
+// binds the recursion is exact.
 type RLS struct {
 	g        [2]float64
 	p        [2][2]float64
 	lambda   float64
-	maxTrace float64
+	maxVar   float64
 	n        int
 }
 
 // NewRLS starts an estimator at the prior gains g0 with covariance P_0 = p0·I (a large
 // p0 trusts the first observations; a small one trusts the prior) and forgetting factor
-// lambda ∈ (0, 1]. The covariance trace is kept at most 2·p0.
+// lambda ∈ (0, 1]. Each variance is kept at most 2·p0.
 func NewRLS(g0 Gain, p0, lambda float64) (*RLS, error) {
 	if !(lambda > 0 && lambda <= 1) {
 		return nil, fmt.Errorf("rds: RLS forgetting factor must be in (0, 1], got %g", lambda)
@@ -47,7 +48,7 @@ func NewRLS(g0 Gain, p0, lambda float64) (*RLS, error) {
 		g:        [2]float64{g0.Map, g0.Reduce},
 		p:        [2][2]float64{{p0, 0}, {0, p0}},
 		lambda:   lambda,
-		maxTrace: 2 * p0,
+		maxVar:   2 * p0,
 	}, nil
 }
 
@@ -93,12 +94,19 @@ func (r *RLS) Update(u Alloc, dy float64) (float64, error) {
 	}
 	r.p[0][1] = 0.5 * (r.p[0][1] + r.p[1][0])
 	r.p[1][0] = r.p[0][1]
-	if tr := r.p[0][0] + r.p[1][1]; tr > r.maxTrace {
-		s := r.maxTrace / tr
-		for a := range 2 {
-			for b := range 2 {
-				r.p[a][b] *= s
-			}
+	// Cap each variance at maxVar: P ← D P D with D_ii = √(maxVar/P_ii) where P_ii is
+	// too large (1 elsewhere). A congruence keeps P positive definite, and it shrinks only
+	// the direction that wound up, not the one being learned.
+	var d [2]float64
+	for a := range 2 {
+		d[a] = 1
+		if r.p[a][a] > r.maxVar {
+			d[a] = math.Sqrt(r.maxVar / r.p[a][a])
+		}
+	}
+	for a := range 2 {
+		for b := range 2 {
+			r.p[a][b] *= d[a] * d[b]
 		}
 	}
 	r.n++
