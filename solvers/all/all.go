@@ -10,4 +10,6 @@ package all
 import (
 	// One line per backend; keep sorted.
 	_ "github.com/coraopt/coraopt/solvers/gonumlp"
+	_ "github.com/coraopt/coraopt/solvers/highs"
+	_ "github.com/coraopt/coraopt/solvers/lpsolve"
 )
