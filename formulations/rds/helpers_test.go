@@ -28,7 +28,9 @@ func qpSolver(t testing.TB) solvers.Solver {
 // deadlines before, inside and beyond the prediction window, zero and positive gains,
 // caps or none, a forecast that sometimes binds. Sizes are realistic in the sense the
 // package documentation's "Conditioning" asks for: a job needs between 2 and 200
-// resource-intervals (W_j/ĝ_j), priorities are in [0.1, 10] and P, Q in [0.005, 1].
+// resource-intervals (W_j/ĝ_j), priorities are in [0.1, 10], P and Q in [0.005, 1], and
+// a cap is 0, none, or at least half a resource unit, and so is a forecast capacity
+// (0 is an outage).
 func genState(t *rapid.T) (*State, []float64, Params) {
 	hp := rapid.IntRange(1, 5).Draw(t, "hp")
 	hc := rapid.IntRange(1, hp).Draw(t, "hc")
@@ -49,10 +51,13 @@ func genState(t *rapid.T) (*State, []float64, Params) {
 		soft := math.Max(arrival+0.1*L, now+L*rapid.Float64Range(-2, float64(hp)+2).Draw(t, "soft"))
 		hard := soft + rapid.Float64Range(0, 1).Draw(t, "hard")*(soft-arrival)
 		capv := func(name string) float64 {
-			if rapid.Bool().Draw(t, name+"none") {
-				return math.Inf(1)
+			switch rapid.IntRange(0, 3).Draw(t, name+"kind") {
+			case 0:
+				return 0 // the phase or the job has no pending tasks of this kind
+			case 1:
+				return rapid.Float64Range(0.5, 30).Draw(t, name)
 			}
-			return rapid.Float64Range(0, 30).Draw(t, name)
+			return math.Inf(1)
 		}
 		s.Jobs = append(s.Jobs, Job{
 			ID:       fmt.Sprintf("j%d", j),
@@ -68,7 +73,9 @@ func genState(t *rapid.T) (*State, []float64, Params) {
 	}
 	forecast := make([]float64, hp)
 	for i := range forecast {
-		forecast[i] = rapid.Float64Range(0, 40).Draw(t, "forecast")
+		if rapid.IntRange(0, 5).Draw(t, "outage") > 0 {
+			forecast[i] = rapid.Float64Range(0.5, 40).Draw(t, "forecast")
+		}
 	}
 	p := Params{PredictionHorizon: hp, ControlHorizon: hc, AROrder: 3,
 		MapPenalty: []float64{rapid.Float64Range(0.005, 1).Draw(t, "P")}, ReducePenalty: make([]float64, hc)}

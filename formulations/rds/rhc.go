@@ -244,6 +244,14 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		case PhaseReduce:
 			g.Map, ubM = 0, 0
 		}
+		// A kind of resource the job cannot hold (cap 0) does not move its progress: its
+		// column is fixed at 0 and takes no part in the tracking term or a deadline row.
+		if ubM == 0 {
+			g.Map = 0
+		}
+		if ubR == 0 {
+			g.Reduce = 0
+		}
 		h.gain[mi], h.y0[mi], h.work[mi] = g, job.Progress, job.Work
 		h.Map[mi], h.Reduce[mi] = make([]model.Var, hc), make([]model.Var, hc)
 		for k := range hc {

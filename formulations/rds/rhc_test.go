@@ -29,13 +29,7 @@ func eq3(s *State, p Params, h *Handles, x []float64, stage1 bool) float64 {
 			k = min(k, p.ControlHorizon-1)
 			return Alloc{Map: x[h.Map[m][k].Index()], Reduce: x[h.Reduce[m][k].Index()]}
 		}
-		g := job.Gain
-		switch job.Phase {
-		case PhaseMap:
-			g.Reduce = 0
-		case PhaseReduce:
-			g.Map = 0
-		}
+		g := h.gain[m] // the phase and zero caps remove a kind (checked in TestBuildRHCStructure)
 		y := job.Progress
 		ref := Reference(job, s.Time, s.Interval, p.PredictionHorizon)
 		for i := 1; i <= p.PredictionHorizon && !stage1; i++ {
@@ -532,49 +526,55 @@ func TestShortfallSingleJob(t *testing.T) {
 	})
 }
 
+// genWitnessState draws a control step whose deadlines can all be met, built around a
+// witness: job j gets w[j][i] ∈ [2, 10] resource units in interval i, the capacity is
+// their sum plus some room, and each job's work is at most what the witness does by its
+// deadline (an interval boundary inside the window) times a factor in [0.5, tight];
+// tight = 1 includes exactly tight steps, whose deadline rows leave no room at all.
+func genWitnessState(rt *rapid.T, tight float64) (*State, []float64, Params) {
+	hp := rapid.IntRange(1, 4).Draw(rt, "hp")
+	L := 10.0
+	nj := rapid.IntRange(1, 5).Draw(rt, "jobs")
+	forecast := make([]float64, hp)
+	for i := range forecast {
+		forecast[i] = rapid.Float64Range(0, 5).Draw(rt, "room")
+	}
+	st := &State{Time: 0, Interval: L}
+	w := make([][]float64, nj)
+	for j := range w {
+		w[j] = make([]float64, hp)
+		for i := range w[j] {
+			w[j][i] = rapid.Float64Range(2, 10).Draw(rt, "witness")
+			forecast[i] += w[j][i]
+		}
+	}
+	for j := range nj {
+		g := rapid.Float64Range(0.5, 5).Draw(rt, "gain")
+		steps := rapid.IntRange(1, hp).Draw(rt, "deadline step")
+		done := 0.0
+		for i := range steps {
+			done += g * w[j][i]
+		}
+		st.Jobs = append(st.Jobs, Job{
+			ID: string(rune('a' + j)), Work: done * rapid.Float64Range(0.5, tight).Draw(rt, "slack"), Phase: PhaseMap,
+			Gain: Gain{Map: g}, Soft: L * float64(steps), Hard: L * float64(steps),
+			Priority: rapid.Float64Range(0.1, 10).Draw(rt, "priority"),
+			Prev:     Alloc{Map: rapid.Float64Range(0, 10).Draw(rt, "prev")},
+			MaxMap:   math.Inf(1), MaxReduce: math.Inf(1),
+		})
+	}
+	p := DefaultParams()
+	p.PredictionHorizon, p.ControlHorizon = hp, hp
+	p.MapPenalty, p.ReducePenalty = []float64{0.01}, []float64{0.02}
+	return st, forecast, p
+}
+
 // TestDeadlinesFirstMeetsFeasibleDeadlines: when an allocation exists that meets every
-// deadline inside the window, SolveRHC's plan meets them all (zero shortfall). The
-// instances are built around a witness: random allocations within the forecast, and
-// deadlines at (or beyond) the witness's own progress.
+// deadline inside the window (genWitnessState), SolveRHC's plan meets them all.
 func TestDeadlinesFirstMeetsFeasibleDeadlines(t *testing.T) {
 	s := qpSolver(t)
 	rapid.Check(t, func(rt *rapid.T) {
-		hp := rapid.IntRange(1, 4).Draw(rt, "hp")
-		L := 10.0
-		nj := rapid.IntRange(1, 5).Draw(rt, "jobs")
-		forecast := make([]float64, hp)
-		for i := range forecast {
-			forecast[i] = rapid.Float64Range(0, 5).Draw(rt, "room")
-		}
-		st := &State{Time: 0, Interval: L}
-		// Witness: job j gets w[j][i] ∈ [2, 10] resource units in interval i; the capacity
-		// is their sum plus some room.
-		w := make([][]float64, nj)
-		for j := range w {
-			w[j] = make([]float64, hp)
-			for i := range w[j] {
-				w[j][i] = rapid.Float64Range(2, 10).Draw(rt, "witness")
-				forecast[i] += w[j][i]
-			}
-		}
-		for j := range nj {
-			g := rapid.Float64Range(0.5, 5).Draw(rt, "gain")
-			steps := rapid.IntRange(1, hp).Draw(rt, "deadline step")
-			done := 0.0
-			for i := range steps {
-				done += g * w[j][i]
-			}
-			st.Jobs = append(st.Jobs, Job{
-				ID: string(rune('a' + j)), Work: done * rapid.Float64Range(0.5, 1).Draw(rt, "slack"), Phase: PhaseMap,
-				Gain: Gain{Map: g}, Soft: L * float64(steps), Hard: L * float64(steps),
-				Priority: rapid.Float64Range(0.1, 10).Draw(rt, "priority"),
-				Prev:     Alloc{Map: rapid.Float64Range(0, 10).Draw(rt, "prev")},
-				MaxMap:   math.Inf(1), MaxReduce: math.Inf(1),
-			})
-		}
-		p := DefaultParams()
-		p.PredictionHorizon, p.ControlHorizon = hp, hp
-		p.MapPenalty, p.ReducePenalty = []float64{0.01}, []float64{0.02}
+		st, forecast, p := genWitnessState(rt, 1)
 		res := solveRHC(rt, s, st, forecast, p)
 		for j, sf := range res.Shortfall {
 			if sf != 0 {

@@ -24,11 +24,11 @@ import (
 // forgetting divides P by λ every interval, also where no data arrive. While no cap
 // binds the recursion is exact.
 type RLS struct {
-	g        [2]float64
-	p        [2][2]float64
-	lambda   float64
-	maxVar   float64
-	n        int
+	g      [2]float64
+	p      [2][2]float64
+	lambda float64
+	maxVar float64
+	n      int
 }
 
 // NewRLS starts an estimator at the prior gains g0 with covariance P_0 = p0·I (a large
@@ -45,10 +45,10 @@ func NewRLS(g0 Gain, p0, lambda float64) (*RLS, error) {
 		return nil, fmt.Errorf("rds: RLS prior gains must be finite, got %+v", g0)
 	}
 	return &RLS{
-		g:        [2]float64{g0.Map, g0.Reduce},
-		p:        [2][2]float64{{p0, 0}, {0, p0}},
-		lambda:   lambda,
-		maxVar:   2 * p0,
+		g:      [2]float64{g0.Map, g0.Reduce},
+		p:      [2][2]float64{{p0, 0}, {0, p0}},
+		lambda: lambda,
+		maxVar: 2 * p0,
 	}, nil
 }
 
