@@ -113,16 +113,18 @@ func TestDispatchFluidIsTheSmallSlotLimit(t *testing.T) {
 		slots := rapid.IntRange(0, 400).Draw(rt, "slots")
 		size := 0.05
 		capacity := float64(slots) * size
-		fluid, err := DispatchFluid(adjust, capsF, capacity)
-		if err != nil {
-			rt.Fatal(err)
-		}
+		// Both get the same caps: whole slots.
 		caps := make([]int, n)
 		for c, cp := range capsF {
 			caps[c] = math.MaxInt32
 			if !math.IsInf(cp, 1) {
-				caps[c] = int(math.Floor(cp/size + 1e-9))
+				caps[c] = int(math.Floor(cp / size))
+				capsF[c] = float64(caps[c]) * size
 			}
+		}
+		fluid, err := DispatchFluid(adjust, capsF, capacity)
+		if err != nil {
+			rt.Fatal(err)
 		}
 		got, err := Dispatch(adjust, caps, slots, size)
 		if err != nil {

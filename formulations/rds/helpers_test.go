@@ -88,8 +88,13 @@ func genState(t *rapid.T) (*State, []float64, Params) {
 // benchState is a seeded RDS control problem in the shape of the paper's: n running
 // jobs mid-way, deadlines spread over the next few intervals, the paper's P and Q, and a
 // capacity forecast at about 60% of what the references ask for, so the capacity rows
-// bind and many jobs get nothing.
+// bind, many jobs get nothing and some deadlines inside the window cannot be met.
 func benchState(n, h int, seed uint64) (*State, []float64, Params) {
+	return benchStateAt(n, h, seed, 0.6)
+}
+
+// benchStateAt is benchState with the capacity at load times the references' demand.
+func benchStateAt(n, h int, seed uint64, load float64) (*State, []float64, Params) {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	u := func(lo, hi float64) float64 { return lo + (hi-lo)*rng.Float64() }
 	L := 10.0
@@ -112,7 +117,7 @@ func benchState(n, h int, seed uint64) (*State, []float64, Params) {
 	}
 	forecast := make([]float64, h)
 	for i := range forecast {
-		forecast[i] = 0.6 * demand * u(0.8, 1.2)
+		forecast[i] = load * demand * u(0.8, 1.2)
 	}
 	p := DefaultParams()
 	p.PredictionHorizon, p.ControlHorizon = h, h

@@ -5,7 +5,6 @@ package rds
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -139,7 +138,8 @@ func TestTable1HiGHS(t *testing.T) {
 // BenchmarkRHCHiGHS is BenchmarkRHC with HiGHS as the solver: the same control steps
 // (build both stages, compile, solve), for comparison with the built-in QP backend.
 func BenchmarkRHCHiGHS(b *testing.B) {
-	for _, n := range benchJobs {
-		b.Run(fmt.Sprintf("jobs=%d,H=3", n), func(b *testing.B) { benchSolveRHC(b, highsSolver(b), n, 3) })
+	s := highsSolver(b)
+	for _, c := range benchCases {
+		b.Run(c.name, func(b *testing.B) { benchSolveRHC(b, s, c.jobs, c.load, c.p) })
 	}
 }

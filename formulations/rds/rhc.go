@@ -43,6 +43,7 @@ type Handles struct {
 	gain  []Gain      // the gains the model uses (0 for a phase that cannot progress)
 	ref   [][]float64 // y^ref per modelled job and step, work units
 	dcoef [][]float64 // deadline row coefficients per block column (percent per resource unit)
+	ub    [][2]float64 // per modelled job: the bounds of u^m and u^r in every interval
 }
 
 // Allocation returns the control action, the allocation of the first interval
@@ -210,10 +211,17 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		rmax = math.Max(rmax, r)
 	}
 	h := &Handles{Hp: hp, Hc: hc, nJobs: len(s.Jobs), Forecast: append([]float64(nil), forecast[:hp]...)}
+	var shapes []jobShape
 	for j := range s.Jobs {
-		if Active(s, j) {
-			h.Jobs = append(h.Jobs, j)
+		if !Active(s, j) {
+			continue
 		}
+		sh := shapeOf(&s.Jobs[j], s, p)
+		if stage1 && sh.dcoef == nil {
+			continue // no deadline inside the window: no part in the shortfall LP
+		}
+		h.Jobs = append(h.Jobs, j)
+		shapes = append(shapes, sh)
 	}
 	if len(h.Jobs) == 0 {
 		return nil, nil, ErrNoJobs
@@ -227,7 +235,7 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 	h.Map, h.Reduce = make([][]model.Var, nm), make([][]model.Var, nm)
 	h.Slack, h.Deadline = make([]model.Var, nm), make([]model.Constr, nm)
 	h.y0, h.work, h.gain = make([]float64, nm), make([]float64, nm), make([]Gain, nm)
-	h.ref, h.dcoef = make([][]float64, nm), make([][]float64, nm)
+	h.ref, h.dcoef, h.ub = make([][]float64, nm), make([][]float64, nm), make([][2]float64, nm)
 
 	nb := 2 * hc
 	blocks := make([]jobBlock, nm)
@@ -236,29 +244,26 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		job := &s.Jobs[j]
 		b := &blocks[mi]
 		b.init(nb)
-		g := Gain{Map: math.Max(0, job.Gain.Map), Reduce: math.Max(0, job.Gain.Reduce)}
-		ubM, ubR := upperBounds(job, g)
-		switch job.Phase {
-		case PhaseMap:
-			g.Reduce, ubR = 0, 0
-		case PhaseReduce:
-			g.Map, ubM = 0, 0
-		}
-		// A kind of resource the job cannot hold (cap 0) does not move its progress: its
-		// column is fixed at 0 and takes no part in the tracking term or a deadline row.
-		if ubM == 0 {
-			g.Map = 0
-		}
-		if ubR == 0 {
-			g.Reduce = 0
-		}
+		sh := &shapes[mi]
+		g, ubM, ubR := sh.g, sh.ubM, sh.ubR
+		h.ub[mi] = [2]float64{ubM, ubR}
 		h.gain[mi], h.y0[mi], h.work[mi] = g, job.Progress, job.Work
 		h.Map[mi], h.Reduce[mi] = make([]model.Var, hc), make([]model.Var, hc)
 		for k := range hc {
 			ks := strconv.Itoa(k)
-			h.Map[mi][k] = m.Continuous(0, ubM, "um["+job.ID+","+ks+"]")
-			h.Reduce[mi][k] = m.Continuous(0, ubR, "ur["+job.ID+","+ks+"]")
-			b.ub[2*k], b.ub[2*k+1] = math.Min(ubM, rmax), math.Min(ubR, rmax)
+			um, ur := ubM, ubR
+			if stage1 {
+				// An allocation after t_soft is worth nothing in the shortfall LP.
+				if sh.dcoef[2*k] == 0 {
+					um = 0
+				}
+				if sh.dcoef[2*k+1] == 0 {
+					ur = 0
+				}
+			}
+			h.Map[mi][k] = m.Continuous(0, um, "um["+job.ID+","+ks+"]")
+			h.Reduce[mi][k] = m.Continuous(0, ur, "ur["+job.ID+","+ks+"]")
+			b.ub[2*k], b.ub[2*k+1] = math.Min(um, rmax), math.Min(ur, rmax)
 		}
 		h.ref[mi] = Reference(job, s.Time, s.Interval, hp)
 		if !stage1 {
@@ -293,7 +298,21 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 				}
 			}
 		}
+		// Terms of a column fixed at 0 (a kind the job cannot use) are 0 at every
+		// feasible point; only the constants they produced (in c0) remain, and a
+		// diagonal entry, which changes nothing at 0 but keeps the Hessian positive
+		// definite (HiGHS's QP solver is several times slower without it).
+		fixed := func(c int) bool {
+			if c%2 == 0 {
+				return h.ub[mi][0] == 0 || (stage1 && sh.dcoef[c] == 0)
+			}
+			return h.ub[mi][1] == 0 || (stage1 && sh.dcoef[c] == 0)
+		}
 		for r := range nb {
+			if fixed(r) {
+				m.AddQuadObj(h.col(mi, r), h.col(mi, r), math.Max(b.quad[r*nb+r], 1))
+				continue
+			}
 			if b.lin[r] != 0 {
 				obj.AddTerm(h.col(mi, r), b.lin[r])
 			}
@@ -301,15 +320,13 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 				m.AddQuadObj(h.col(mi, r), h.col(mi, r), b.quad[r*nb+r])
 			}
 			for c := r + 1; c < nb; c++ {
-				if q := b.quad[r*nb+c]; q != 0 {
+				if q := b.quad[r*nb+c]; q != 0 && !fixed(c) {
 					m.AddQuadObj(h.col(mi, r), h.col(mi, c), 2*q)
 				}
 			}
 		}
 		obj.AddConst(b.c0)
-		if p.Deadlines != DeadlinesOff {
-			h.dcoef[mi] = deadlineCoef(job, s.Time, s.Interval, hp, hc, g)
-		}
+		h.dcoef[mi] = sh.dcoef
 	}
 
 	// Deadline rows: progress at t_soft, in percent, ≥ 100 (+ σ_j in stage 1).
@@ -357,6 +374,39 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		return nil, nil, fmt.Errorf("rds: building the RHC model: %w", err)
 	}
 	return m, h, nil
+}
+
+// jobShape is what the model makes of one job before any variable exists: the gains it
+// uses (0 for a kind the phase or a zero cap rules out), the per-interval upper bounds,
+// and the deadline row's coefficients (nil without a row).
+type jobShape struct {
+	g        Gain
+	ubM, ubR float64
+	dcoef    []float64
+}
+
+func shapeOf(job *Job, s *State, p Params) jobShape {
+	g := Gain{Map: math.Max(0, job.Gain.Map), Reduce: math.Max(0, job.Gain.Reduce)}
+	ubM, ubR := upperBounds(job, g)
+	switch job.Phase {
+	case PhaseMap:
+		g.Reduce, ubR = 0, 0
+	case PhaseReduce:
+		g.Map, ubM = 0, 0
+	}
+	// A kind of resource the job cannot hold (cap 0) does not move its progress: its
+	// column is fixed at 0 and takes no part in the tracking term or a deadline row.
+	if ubM == 0 {
+		g.Map = 0
+	}
+	if ubR == 0 {
+		g.Reduce = 0
+	}
+	sh := jobShape{g: g, ubM: ubM, ubR: ubR}
+	if p.Deadlines != DeadlinesOff {
+		sh.dcoef = deadlineCoef(job, s.Time, s.Interval, p.PredictionHorizon, p.ControlHorizon, g)
+	}
+	return sh
 }
 
 // HasDeadlines reports whether some modelled job has a deadline row.

@@ -28,9 +28,11 @@ type StepResult struct {
 	Jobs           []StepJob // in state order
 	KKT            KKT
 	Columns, Rows  int // of the eq. 3 model
-	// Stages is 2 when a deadline fell inside the window and the least shortfall was
-	// solved for first, 1 otherwise.
-	Stages int
+	// How the deadlines inside the window were handled (see SolveRHC): proven feasible by
+	// an earliest-deadline-first witness, or the least-shortfall LP solved; and how many
+	// times eq. 3 was solved as deadline rows joined.
+	Witness, LeastShortfallLP bool
+	Rounds                    int
 }
 
 // StepJob is one job's part of a StepResult.
@@ -112,11 +114,8 @@ func RunStep(ctx context.Context, f *StateFile, s solvers.Solver) (*StepResult, 
 		return nil, err
 	}
 	res.WallTime = time.Since(start)
-	res.Status, res.Iterations = solved.Status, solved.Iterations()
-	res.Stages = 1
-	if solved.Stage1 != nil {
-		res.Stages = 2
-	}
+	res.Status, res.Iterations = solved.Status, solved.Iterations
+	res.Rounds, res.Witness, res.LeastShortfallLP = solved.Rounds, solved.Witness, solved.Stage1 != nil
 	if solved.Status != solvers.Optimal {
 		return res, nil
 	}
