@@ -38,11 +38,11 @@ type Handles struct {
 	Forecast []float64
 
 	nJobs int
-	y0    []float64   // y_j(t) per modelled job
-	work  []float64   // W_j per modelled job
-	gain  []Gain      // the gains the model uses (0 for a phase that cannot progress)
-	ref   [][]float64 // y^ref per modelled job and step, work units
-	dcoef [][]float64 // deadline row coefficients per block column (percent per resource unit)
+	y0    []float64    // y_j(t) per modelled job
+	work  []float64    // W_j per modelled job
+	gain  []Gain       // the gains the model uses (0 for a phase that cannot progress)
+	ref   [][]float64  // y^ref per modelled job and step, work units
+	dcoef [][]float64  // deadline row coefficients per block column (percent per resource unit)
 	ub    [][2]float64 // per modelled job: the bounds of u^m and u^r in every interval
 }
 
@@ -310,7 +310,9 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		}
 		for r := range nb {
 			if fixed(r) {
-				m.AddQuadObj(h.col(mi, r), h.col(mi, r), math.Max(b.quad[r*nb+r], 1))
+				if !stage1 { // the shortfall model is an LP
+					m.AddQuadObj(h.col(mi, r), h.col(mi, r), math.Max(b.quad[r*nb+r], 1))
+				}
 				continue
 			}
 			if b.lin[r] != 0 {
