@@ -12,4 +12,5 @@ import (
 	_ "github.com/coraopt/coraopt/solvers/gonumlp"
 	_ "github.com/coraopt/coraopt/solvers/highs"
 	_ "github.com/coraopt/coraopt/solvers/lpsolve"
+	_ "github.com/coraopt/coraopt/solvers/qp"
 )
