@@ -2,12 +2,14 @@ package rds
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/coraopt/coraopt/sched"
@@ -98,10 +100,44 @@ func Parse(data []byte) (*StateFile, error) {
 			d.ps.list = append(d.ps.list, p)
 		}
 	}
+	sortProblems(d.ps.list)
 	if err := d.ps.err(); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// topLevel is the order of a state file's fields; problems are listed in it.
+var topLevel = []string{"", "name", "time", "interval", "capacity_history", "forecast", "green", "params", "jobs"}
+
+// sortProblems orders problems as the file is: by top-level field, then by the element
+// index under it; problems of one element keep the order the checks found them in
+// (types and presence first, then values, then relations).
+func sortProblems(ps []sched.Problem) {
+	rank := func(path string) (int, int) {
+		top := path
+		if i := strings.IndexAny(path, ".["); i >= 0 {
+			top = path[:i]
+		}
+		r := slices.Index(topLevel, top)
+		if r < 0 {
+			r = len(topLevel)
+		}
+		idx := -1
+		if after, ok := strings.CutPrefix(path, top+"["); ok {
+			if end := strings.IndexByte(after, ']'); end > 0 {
+				if n, err := strconv.Atoi(after[:end]); err == nil {
+					idx = n
+				}
+			}
+		}
+		return r, idx
+	}
+	slices.SortStableFunc(ps, func(a, b sched.Problem) int {
+		ra, ia := rank(a.Path)
+		rb, ib := rank(b.Path)
+		return cmp.Or(cmp.Compare(ra, rb), cmp.Compare(ia, ib))
+	})
 }
 
 // covered reports whether path, or a path it lies under, is in reported ("" covers
@@ -296,11 +332,17 @@ func (d *decoder) params(v any, p *Params) {
 		return
 	}
 	d.fields(path, o, "prediction_horizon", "control_horizon", "map_penalty", "reduce_penalty", "ar_order", "deadlines")
+	// A value that fails to decode keeps its default, so that nothing else is reported
+	// because of it.
 	if v, ok := o["prediction_horizon"]; ok {
-		p.PredictionHorizon, _ = d.integer(path+".prediction_horizon", v, 1, MaxHorizon)
+		if n, ok := d.integer(path+".prediction_horizon", v, 1, MaxHorizon); ok {
+			p.PredictionHorizon = n
+		}
 	}
 	if v, ok := o["control_horizon"]; ok {
-		p.ControlHorizon, _ = d.integer(path+".control_horizon", v, 1, MaxHorizon)
+		if n, ok := d.integer(path+".control_horizon", v, 1, MaxHorizon); ok {
+			p.ControlHorizon = n
+		}
 	} else if p.PredictionHorizon < p.ControlHorizon {
 		p.ControlHorizon = p.PredictionHorizon
 	}
@@ -326,7 +368,9 @@ func (d *decoder) params(v any, p *Params) {
 		}
 	}
 	if v, ok := o["ar_order"]; ok {
-		p.AROrder, _ = d.integer(path+".ar_order", v, 1, MaxAROrder)
+		if n, ok := d.integer(path+".ar_order", v, 1, MaxAROrder); ok {
+			p.AROrder = n
+		}
 	}
 	if v, ok := o["deadlines"]; ok {
 		name, isStr := v.(string)
@@ -470,8 +514,11 @@ func describe(v any) string {
 func (d *decoder) checkForecastSource(f *StateFile) {
 	hp := f.Params.PredictionHorizon
 	switch {
+	case len(f.State.Jobs)*4*f.Params.ControlHorizon*f.Params.ControlHorizon > MaxHessianCells:
+		d.ps.add("jobs", "%d jobs with a control horizon of %d are too many (jobs × (2·H_c)² must be at most %d)",
+			len(f.State.Jobs), f.Params.ControlHorizon, MaxHessianCells)
 	case f.Forecast != nil && f.Green != nil:
-		d.ps.add("green", "cannot be given together with forecast (choose one forecast source)")
+		d.ps.add("forecast", "cannot be given together with green (choose one forecast source)")
 	case f.Forecast != nil:
 		if len(f.Forecast) < hp {
 			d.ps.add("forecast", "has %d entries, the prediction horizon needs %d", len(f.Forecast), hp)

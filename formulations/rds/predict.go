@@ -99,10 +99,15 @@ func (m AR) Forecast(recent []float64, h int) ([]float64, error) {
 	return buf[n:], nil
 }
 
-// ARPredictor refits an AR(Order) model on the history at every call (on the last
-// Window observations when Window > 0) and iterates it (rds.txt §4.1). Forecasts are
-// clipped at 0: a capacity cannot be negative, and a negative r̂_a would make the
-// capacity rows of the QP infeasible.
+// DefaultARWindow is how many of the most recent observations ARPredictor fits on when
+// its Window is 0: RDS predicts from recent history (§4.1), and the least-squares fit
+// costs O(window·n²).
+const DefaultARWindow = 1024
+
+// ARPredictor refits an AR(Order) model on the last Window observations of the history
+// (DefaultARWindow when Window is 0) at every call and iterates it (rds.txt §4.1).
+// Forecasts are clipped at 0: a capacity cannot be negative, and a negative r̂_a would
+// make the capacity rows of the QP infeasible.
 //
 // With a short history it degrades instead of failing, so that a controller can run
 // from its first interval: with N < 2·Order observations it fits AR(⌊N/2⌋), and with a
@@ -120,8 +125,12 @@ func (p ARPredictor) Forecast(history []float64, h int) ([]float64, error) {
 	if h < 0 {
 		return nil, fmt.Errorf("rds: forecast length must be >= 0, got %d", h)
 	}
-	if p.Window > 0 && len(history) > p.Window {
-		history = history[len(history)-p.Window:]
+	window := p.Window
+	if window <= 0 {
+		window = DefaultARWindow
+	}
+	if len(history) > window {
+		history = history[len(history)-window:]
 	}
 	if len(history) == 0 {
 		return nil, errors.New("rds: AR predictor: no capacity history to forecast from")

@@ -200,6 +200,10 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		return nil, nil, err
 	}
 	hp, hc := p.PredictionHorizon, p.ControlHorizon
+	if cells := len(s.Jobs) * 4 * hc * hc; cells > MaxHessianCells {
+		return nil, nil, fmt.Errorf("rds: %d jobs with a control horizon of %d need %d Hessian cells, at most %d allowed",
+			len(s.Jobs), hc, cells, MaxHessianCells)
+	}
 	if len(forecast) < hp {
 		return nil, nil, fmt.Errorf("rds: forecast has %d intervals, the prediction horizon needs %d", len(forecast), hp)
 	}

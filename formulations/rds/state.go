@@ -146,6 +146,8 @@ const (
 	MaxAROrder = 64        // n
 	MaxJobs    = 100_000   // jobs in one state
 	MaxHistory = 1_000_000 // capacity history entries
+	// MaxHessianCells bounds jobs × (2·H_c)², the dense Hessian blocks BuildRHC writes.
+	MaxHessianCells = 1 << 22
 )
 
 // penaltyAt is P_k (or Q_k) for control step k.

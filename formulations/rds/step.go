@@ -68,11 +68,21 @@ type KKT struct {
 // point or HiGHS's QP solver, tight enough to catch a wrong answer.
 const DefaultKKTTol = 1e-6
 
-// RunStep performs one control step from a state file: forecast the capacity, build the
-// eq. 3 QP, solve it with s, check its KKT conditions and report the first interval's
-// allocation and the predicted trajectories. A state in which no job needs resources
-// gives an optimal, all-zero result without calling the solver.
-func RunStep(ctx context.Context, f *StateFile, s solvers.Solver) (*StepResult, error) {
+// RunStep performs one control step from a state file: forecast the capacity, solve
+// the step with s (SolveRHC: eq. 3, and the deadline handling its documentation
+// describes), check the KKT conditions of every solve and report the first interval's
+// allocation and the predicted trajectories. opt, at most one, is passed to the solver
+// (e.g. a time limit). A state in which no job needs resources gives an optimal,
+// all-zero result without calling the solver.
+func RunStep(ctx context.Context, f *StateFile, s solvers.Solver, opt ...solvers.Options) (*StepResult, error) {
+	var o solvers.Options
+	switch len(opt) {
+	case 0:
+	case 1:
+		o = opt[0]
+	default:
+		return nil, errors.New("rds: RunStep takes at most one solvers.Options")
+	}
 	if err := f.State.Validate(); err != nil {
 		return nil, err
 	}
@@ -94,7 +104,7 @@ func RunStep(ctx context.Context, f *StateFile, s solvers.Solver) (*StepResult, 
 	if d, ok := s.(solvers.Describer); ok {
 		res.Version = d.Version()
 	}
-	solved, err := SolveRHC(ctx, s, st, forecast, f.Params, solvers.Options{})
+	solved, err := SolveRHC(ctx, s, st, forecast, f.Params, o)
 	if errors.Is(err, ErrNoJobs) {
 		res.Status = solvers.Optimal
 		res.KKT = KKT{Tol: DefaultKKTTol, OK: true, Checked: true}
