@@ -5,6 +5,7 @@ package rds
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
 func highsSolver(t testing.TB) solvers.Solver {
@@ -24,16 +26,42 @@ func highsSolver(t testing.TB) solvers.Solver {
 	return s
 }
 
+// highsTally counts how HiGHS fared against the built-in solver's certified optima:
+// agreed (objectives equal to 1e-6), failed (HiGHS ended without an optimum, or with an
+// infeasible point) and worse (HiGHS's "optimal" objective is higher than a certified
+// feasible point's — proof that HiGHS stopped short). HiGHS 1.10's QP solver does both
+// on a small fraction of RDS problems; testdata/rds/README.md has reproducers.
+type highsTally struct {
+	agreed, failed, worse int
+	first              string
+}
+
+func (c *highsTally) note(what string, status solvers.Status) {
+	if c.first == "" {
+		c.first = fmt.Sprintf(" (first: %s, %v)", what, status)
+	}
+}
+
+// check logs the tally and fails unless HiGHS agreed on at least 90% of the problems:
+// the comparison must not be vacuous.
+func (c *highsTally) check(t *testing.T) {
+	n := c.agreed + c.failed + c.worse
+	t.Logf("HiGHS agreed on %d of %d problems, failed on %d, stopped short on %d%s", c.agreed, n, c.failed, c.worse, c.first)
+	if n == 0 || float64(c.agreed) < 0.9*float64(n) {
+		t.Errorf("HiGHS agreed on only %d of %d problems", c.agreed, n)
+	}
+}
+
 // TestBuiltinQPAgreesWithHiGHS: on random control steps the built-in QP backend and
 // HiGHS reach the same optimal objective, to 1e-6 relative, on the RDS QP (eq. 3,
 // BuildRHC with deadlines off: tracking and control penalties over the capacity rows
-// and bounds) and on the least-shortfall LP (BuildShortfall). Both answers are
-// certified: the built-in solver's to 1e-7 (certify), HiGHS's to 1e-5 (its QP solver's
-// dual tolerance is 1e-7 absolute, and its reduced costs come out around 1e-6 off
-// where the data scale is 1). The second stage of SolveRHC is compared in
-// TestTwoStageAgreesWithHiGHS.
+// and bounds) and on the least-shortfall LP (BuildShortfall). The built-in solver's
+// answers are certified to 1e-7 (certify). Where HiGHS fails or stops short (see
+// highsTally) the certificate stands alone; HiGHS must agree on at least 90% of the
+// problems, and must never beat a certified optimum.
 func TestBuiltinQPAgreesWithHiGHS(t *testing.T) {
 	qp, hs := qpSolver(t), highsSolver(t)
+	var tally highsTally
 	rapid.Check(t, func(rt *rapid.T) {
 		st, forecast, p := genState(rt)
 		for _, stage := range []string{"eq. 3", "shortfall"} {
@@ -58,65 +86,62 @@ func TestBuiltinQPAgreesWithHiGHS(t *testing.T) {
 			if err != nil {
 				rt.Fatal(err)
 			}
-			compareWithHiGHS(rt, stage, prob, qp, hs)
+			a, err := qp.Solve(context.Background(), prob, solvers.Options{})
+			if err != nil {
+				rt.Fatal(err)
+			}
+			certify(rt, "qp "+stage, prob, a)
+			compareWithHiGHS(rt, stage, prob, a.Objective, hs, &tally)
 		}
 	})
+	tally.check(t)
 }
 
-// compareWithHiGHS solves prob with both backends, certifies both and compares the
-// objectives.
-func compareWithHiGHS(rt *rapid.T, what string, prob *model.Problem, qp, hs solvers.Solver) {
-	a, err := qp.Solve(context.Background(), prob, solvers.Options{})
-	if err != nil {
-		rt.Fatal(err)
-	}
-	certify(rt, "qp "+what, prob, a)
-	// A time limit as a safety net: HiGHS 1.10's QP solver can stall (see the README of
-	// testdata/rds).
+// compareWithHiGHS solves prob with HiGHS and compares with z, the certified optimum
+// of the built-in solver. A feasible HiGHS point with a lower objective disproves the
+// built-in solver's optimum: the test fails. A higher one is disproved by the certified
+// point: HiGHS stopped short, which is counted.
+func compareWithHiGHS(rt *rapid.T, what string, prob *model.Problem, z float64, hs solvers.Solver, c *highsTally) {
+	// A time limit as a safety net: HiGHS 1.10's QP solver can stall.
 	h, err := hs.Solve(context.Background(), prob, solvers.Options{TimeLimit: 10 * time.Second})
 	if err != nil {
 		rt.Fatal(err)
 	}
-	if h.Status != solvers.Optimal {
-		rt.Fatalf("%s: HiGHS status %v", what, h.Status)
+	if h.Status != solvers.Optimal || solvertest.CheckPrimal(prob, h, solvertest.Tolerances{Feas: 1e-7, Obj: 1e-6}) != nil {
+		c.failed++
+		c.note(what, h.Status)
+		return
 	}
-	if k := CheckKKT(prob, h, 1e-5); !k.OK {
-		rt.Fatalf("%s: HiGHS KKT residuals %+v", what, k)
-	}
-	z1, z2 := a.Objective, h.Objective
-	if math.Abs(z1-z2) > 1e-6*math.Max(1, math.Max(math.Abs(z1), math.Abs(z2))) {
-		rt.Fatalf("%s: built-in QP objective %.12g, HiGHS %.12g", what, z1, z2)
+	tol := 1e-6 * math.Max(1, math.Max(math.Abs(z), math.Abs(h.Objective)))
+	switch {
+	case h.Objective < z-tol:
+		rt.Fatalf("%s: HiGHS found a feasible point with objective %.12g below the built-in solver's certified %.12g", what, h.Objective, z)
+	case h.Objective > z+tol:
+		c.worse++
+		c.note(what, h.Status)
+	default:
+		c.agreed++
 	}
 }
 
-// TestTwoStageAgreesWithHiGHS: SolveRHC with either backend, on control steps whose
-// deadlines can all be met with 5% to spare (genWitnessState): both find zero
-// shortfall, and the eq. 3 stages agree to 1e-6. (Where the deadlines leave no room —
-// exactly tight steps, or unavoidable shortfall, where the second stage's feasible set
-// is the first stage's optimal face, often a point — HiGHS 1.10's QP solver fails on
-// some steps; see testdata/rds/README.md. The built-in solver is tested on those too.)
+// TestTwoStageAgreesWithHiGHS: SolveRHC's steps with the built-in solver, on control
+// steps whose deadlines can all be met (genWitnessState, exactly tight ones included),
+// find zero shortfall, and HiGHS on the same final eq. 3 problem (with its deadline
+// rows) agrees as in TestBuiltinQPAgreesWithHiGHS.
 func TestTwoStageAgreesWithHiGHS(t *testing.T) {
 	qp, hs := qpSolver(t), highsSolver(t)
+	var tally highsTally
 	rapid.Check(t, func(rt *rapid.T) {
-		st, forecast, p := genWitnessState(rt, 0.95)
+		st, forecast, p := genWitnessState(rt, 1)
 		a := solveRHC(rt, qp, st, forecast, p)
-		b, err := SolveRHC(context.Background(), hs, st, forecast, p, solvers.Options{TimeLimit: 10 * time.Second})
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if b.Status != solvers.Optimal {
-			rt.Fatalf("HiGHS: status %v", b.Status)
-		}
 		for j := range st.Jobs {
-			if a.Shortfall[j] != 0 || b.Shortfall[j] != 0 {
-				rt.Fatalf("job %s: shortfall %g (qp), %g (HiGHS), want 0", st.Jobs[j].ID, a.Shortfall[j], b.Shortfall[j])
+			if a.Shortfall[j] != 0 {
+				rt.Fatalf("job %s: shortfall %g, want 0", st.Jobs[j].ID, a.Shortfall[j])
 			}
 		}
-		z1, z2 := a.Solution.Objective, b.Solution.Objective
-		if math.Abs(z1-z2) > 1e-6*math.Max(1, math.Max(math.Abs(z1), math.Abs(z2))) {
-			rt.Fatalf("eq. 3 stage: built-in QP objective %.12g, HiGHS %.12g", z1, z2)
-		}
+		compareWithHiGHS(rt, "eq. 3 with deadline rows", a.Problem, a.Solution.Objective, hs, &tally)
 	})
+	tally.check(t)
 }
 
 // TestTable1HiGHS runs the Table 1 closed loop with HiGHS as the controller's solver:
