@@ -33,7 +33,7 @@ func highsSolver(t testing.TB) solvers.Solver {
 // on a small fraction of RDS problems; testdata/rds/README.md has reproducers.
 type highsTally struct {
 	agreed, failed, worse int
-	first              string
+	first                 string
 }
 
 func (c *highsTally) note(what string, status solvers.Status) {
