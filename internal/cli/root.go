@@ -120,6 +120,7 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(
 		newSolversCmd(s, g),
+		newSolveCmd(s, g),
 		newLPCmd(s, g),
 	)
 	return root

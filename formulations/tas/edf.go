@@ -1,0 +1,218 @@
+package tas
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"slices"
+
+	"github.com/coraopt/coraopt/sched"
+)
+
+// Violation says why a set of target completion slots cannot all be met.
+//
+// For a prefix violation (Job < 0) the jobs due by Slot need Demand units of Resource
+// while slots 1..Slot offer only Capacity: rush.txt eq. (12) fails at Slot. For a missed
+// deadline (Job ≥ 0, reported when release times or parallelism caps apply, where no
+// prefix condition is exact) Job still needed Demand units of Resource after its deadline
+// Slot, and Capacity is 0. Reason is set for malformed input (a deadline out of range, a
+// wrong number of deadlines, a malformed instance).
+type Violation struct {
+	Slot     int
+	Resource int // index into Instance.Resources
+	Demand   int64
+	Capacity int64
+	Job      int
+	Reason   string
+}
+
+func (v *Violation) Error() string {
+	switch {
+	case v.Reason != "":
+		return "tas: " + v.Reason
+	case v.Job >= 0:
+		return fmt.Sprintf("tas: job %d misses its deadline %d: %d units of resource %d left", v.Job, v.Slot, v.Demand, v.Resource)
+	}
+	return fmt.Sprintf("tas: slots 1..%d: demand %d of resource %d exceeds capacity %d", v.Slot, v.Demand, v.Resource, v.Capacity)
+}
+
+// EDF returns the earliest-deadline-first schedule in which job i completes by slot
+// deadlines[i], or the first violated condition when it cannot.
+//
+// Resources are independent in this model (a job's units of one resource are not tied to
+// its units of another; only its completion, the last slot holding anything, couples
+// them), so the deadlines are feasible iff they are feasible for each resource, and EDF
+// runs per resource. Capacities may vary by slot.
+//
+// Without release times and parallelism caps the test is rush.txt eq. (12) generalised to
+// time-varying capacity: Σ_{k: d_k ≤ t} η_kr ≤ Σ_{s ≤ t} C_rs for every slot t and
+// resource r (Theorem 2). The first failing (slot, resource) is reported. The schedule
+// then serves jobs in deadline order (ties by index), each taking what is left of every
+// slot until its demand is met; it is integral, and a job shares a slot only with its
+// neighbours in that order.
+//
+// With release times the slots are filled one at a time: in each slot the released jobs
+// are served in deadline order up to their remaining demand (and parallelism cap) and the
+// slot's capacity. With release times alone this is exact (preemptive EDF is optimal on one
+// resource whose per-slot capacity any job may use). With MaxParallel it is not: EDF can
+// miss a deadline a smarter split would meet; FlowSchedule is exact there.
+func EDF(inst *sched.Instance, deadlines []int) (*sched.Schedule, *Violation) {
+	p, err := newProblem(inst)
+	if err != nil {
+		return nil, &Violation{Job: -1, Reason: err.Error()}
+	}
+	if v := p.checkDeadlines(deadlines); v != nil {
+		return nil, v
+	}
+	s := sched.NewSchedule(inst)
+	if !p.general {
+		if v := p.prefixViolation(deadlines); v != nil {
+			return nil, v
+		}
+		p.fillSequential(s, deadlines)
+	} else if v := p.fillSlots(s, deadlines); v != nil {
+		return nil, v
+	}
+	s.Finalize(inst)
+	return s, nil
+}
+
+// checkDeadlines reports deadlines that are not one slot in [release_j, T] per job.
+func (p *problem) checkDeadlines(d []int) *Violation {
+	if len(d) != p.n {
+		return &Violation{Job: -1, Reason: fmt.Sprintf("%d deadlines for %d jobs", len(d), p.n)}
+	}
+	for j, dj := range d {
+		if dj < p.release[j] || dj > p.T {
+			return &Violation{Job: j, Slot: dj, Reason: fmt.Sprintf("job %q: deadline %d outside [release %d, horizon %d]",
+				p.inst.Jobs[j].ID, dj, p.release[j], p.T)}
+		}
+	}
+	return nil
+}
+
+// prefixViolation checks rush.txt eq. (12) per resource; deadlines must be in 1..T.
+func (p *problem) prefixViolation(d []int) *Violation {
+	due := make([]int64, p.T+1)
+	for r := range p.R {
+		clear(due)
+		for j, dj := range d {
+			due[dj] += p.eta[j][r]
+		}
+		var sum int64
+		for t := 1; t <= p.T; t++ {
+			sum += due[t]
+			if sum > p.prefix[r][t] {
+				return &Violation{Slot: t, Resource: r, Demand: sum, Capacity: p.prefix[r][t], Job: -1}
+			}
+		}
+	}
+	return nil
+}
+
+// edfOrder returns the jobs sorted by deadline, ties by index.
+func edfOrder(d []int) []int {
+	order := make([]int, len(d))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(d[a], d[b]) })
+	return order
+}
+
+// fillSequential writes the EDF schedule when the prefix condition holds and no job has a
+// release time or cap: per resource, jobs in deadline order take capacity front to back.
+func (p *problem) fillSequential(s *sched.Schedule, d []int) {
+	order := edfOrder(d)
+	for r := range p.R {
+		t, left := 1, p.cap[r][0]
+		for _, j := range order {
+			need := p.eta[j][r]
+			row := s.Jobs[j].Alloc[r]
+			for need > 0 && t <= p.T {
+				if left == 0 {
+					t++
+					if t <= p.T {
+						left = p.cap[r][t-1]
+					}
+					continue
+				}
+				give := min(need, left)
+				row[t-1] += int(give)
+				need -= give
+				left -= give
+			}
+		}
+	}
+}
+
+// fillSlots runs slot-by-slot EDF honouring release times and parallelism caps, writes
+// the allocation into s (when not nil) and reports the first missed deadline.
+func (p *problem) fillSlots(s *sched.Schedule, d []int) *Violation {
+	byRelease := edfOrder(p.release)
+	rem := make([]int64, p.n)
+	for r := range p.R {
+		for j := range p.n {
+			rem[j] = p.eta[j][r]
+		}
+		h := &jobHeap{d: d}
+		next := 0
+		var carry []int
+		for t := 1; t <= p.T; t++ {
+			for next < p.n && p.release[byRelease[next]] <= t {
+				if j := byRelease[next]; rem[j] > 0 {
+					heap.Push(h, j)
+				}
+				next++
+			}
+			left := p.cap[r][t-1]
+			carry = carry[:0]
+			for left > 0 && h.Len() > 0 {
+				j := heap.Pop(h).(int)
+				give := min(rem[j], left)
+				if p.maxPar[j] > 0 {
+					give = min(give, p.maxPar[j])
+				}
+				if s != nil {
+					s.Jobs[j].Alloc[r][t-1] += int(give)
+				}
+				rem[j] -= give
+				left -= give
+				if rem[j] > 0 {
+					carry = append(carry, j)
+				}
+			}
+			for _, j := range carry {
+				heap.Push(h, j)
+			}
+			if h.Len() > 0 {
+				if j := h.idx[0]; d[j] <= t {
+					return &Violation{Slot: d[j], Resource: r, Demand: rem[j], Job: j}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// jobHeap orders job indices by deadline, ties by index.
+type jobHeap struct {
+	idx []int
+	d   []int
+}
+
+func (h *jobHeap) Len() int { return len(h.idx) }
+func (h *jobHeap) Less(a, b int) bool {
+	ja, jb := h.idx[a], h.idx[b]
+	if h.d[ja] != h.d[jb] {
+		return h.d[ja] < h.d[jb]
+	}
+	return ja < jb
+}
+func (h *jobHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+func (h *jobHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+func (h *jobHeap) Pop() any {
+	x := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return x
+}

@@ -1,0 +1,310 @@
+package tas
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// layered is the general onion-peeling engine (rush.txt Alg. 3, made exact): one
+// bisection per layer over the utility values themselves, saturation tests, and
+// branching where the layer stalls. It works with any feasibility oracle.
+type layered struct {
+	ctx         context.Context
+	p           *problem
+	or          oracle
+	maxBranches int // stall branches that may still be explored; < 0: never branch
+	branches    int
+	memo        map[string]*outcome
+	stats       *Stats
+	rng         *rand.Rand
+}
+
+// outcome is a finished peeling: every job's deadline and the level it was fixed at.
+// Outcomes are shared through the memo and never modified.
+type outcome struct {
+	deadline []int
+	level    []float64
+	exact    bool
+}
+
+func newLayered(ctx context.Context, p *problem, or oracle, maxBranches int, st *Stats) *layered {
+	return &layered{
+		ctx: ctx, p: p, or: or, maxBranches: maxBranches, stats: st,
+		memo: map[string]*outcome{},
+		// The pivots only decide how fast the bisection converges, never its result; a
+		// fixed seed keeps runs reproducible.
+		rng: rand.New(rand.NewPCG(0x7a5, 0x0c0ffee)),
+	}
+}
+
+// run peels every job.
+func (e *layered) run() (*outcome, error) {
+	n := e.p.n
+	return e.solve(make([]int, n), make([]float64, n), math.Inf(-1))
+}
+
+// solve peels the free jobs (fixed[j] == 0) given the fixed ones; lo is a level known to
+// be feasible for this fixed set (−∞ at the start).
+//
+// One layer: L* = the largest utility value such that every free job j can finish by
+// d_j(L*) = max{t : U_j(t) ≥ L*} (the optimum's levels are utility values, so searching
+// them is exact where Alg. 3's bisection on a real interval stops at a tolerance Δ).
+// A free job at the level (U_j(d_j(L*)) = L*) is saturated when it cannot reach its next
+// higher value, max{t : U_j(t) > L*}, while everyone else keeps L*; every optimum leaves
+// it at L*, so it is fixed there. If no job is saturated the layer stalls: each job at
+// the level could rise alone but not all together (only possible with tied values), so
+// some of them stays at L* in every optimum — which one matters for the rest of the
+// vector, so each choice is explored (memoized on the fixed set) while the branch budget
+// lasts, and decided by keepRule afterwards.
+func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, error) {
+	p := e.p
+	fixed = slices.Clone(fixed)
+	level = slices.Clone(level)
+	exact := true
+	free := make([]int, 0, p.n)
+	for {
+		if err := e.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("tas: onion peeling: %w", err)
+		}
+		free = free[:0]
+		for j := range p.n {
+			if fixed[j] == 0 {
+				free = append(free, j)
+			}
+		}
+		if len(free) == 0 {
+			return &outcome{deadline: fixed, level: level, exact: exact}, nil
+		}
+		L, d, err := e.maxLevel(fixed, free, lo)
+		if err != nil {
+			return nil, err
+		}
+		lo = L
+		var at, saturated []int
+		for _, j := range free {
+			if p.u.at(j, d[j]) == L {
+				at = append(at, j)
+			}
+		}
+		if len(at) == 0 {
+			return nil, fmt.Errorf("tas: onion peeling: internal error: no job at level %g", L)
+		}
+		for _, j := range at {
+			nd := p.u.lastAbove(j, L)
+			if nd < p.release[j] || !e.or.raisable(d, j, nd) {
+				saturated = append(saturated, j)
+			}
+		}
+		if len(saturated) > 0 {
+			for _, j := range saturated {
+				fixed[j], level[j] = d[j], L
+			}
+			continue
+		}
+		e.stats.Stalls++
+		if e.maxBranches >= 0 && e.branches < e.maxBranches {
+			return e.branch(fixed, level, d, at, L, exact)
+		}
+		for _, j := range e.keepRule(d, at, L) {
+			fixed[j], level[j] = d[j], L
+		}
+		exact = false
+		e.stats.RuleChoices++
+	}
+}
+
+// branch explores keeping each job of at at level L and returns the lexicographically
+// best outcome. The jobs the keep rule would keep are tried first; when the branch budget
+// runs out before every choice is explored, the best so far is returned, inexact.
+func (e *layered) branch(fixed []int, level []float64, d, at []int, L float64, exact bool) (*outcome, error) {
+	var best *outcome
+	var bestSorted []float64
+	for _, j := range e.raiseOrder(d, at, L, true) {
+		if best != nil && e.branches >= e.maxBranches {
+			exact = false
+			break
+		}
+		e.branches++
+		e.stats.Branches++
+		f2, l2 := slices.Clone(fixed), slices.Clone(level)
+		f2[j], l2[j] = d[j], L
+		key := memoKey(f2)
+		out, ok := e.memo[key]
+		if !ok {
+			var err error
+			if out, err = e.solve(f2, l2, L); err != nil {
+				return nil, err
+			}
+			e.memo[key] = out
+		}
+		exact = exact && out.exact
+		s := sortedCopy(out.level)
+		if best == nil || compareExact(s, bestSorted) > 0 {
+			best, bestSorted = out, s
+		}
+	}
+	return &outcome{deadline: best.deadline, level: best.level, exact: exact}, nil
+}
+
+// raiseOrder sorts the jobs of a stalled layer by the cost of raising them — total
+// demand, then the number of slots the deadline moves, then index — cheapest first, or
+// dearest first with reverse.
+func (e *layered) raiseOrder(d, at []int, L float64, reverse bool) []int {
+	p := e.p
+	type keyed struct {
+		j            int
+		demand, move int64
+	}
+	ks := make([]keyed, len(at))
+	for i, j := range at {
+		var dem int64
+		for _, x := range p.eta[j] {
+			dem += x
+		}
+		ks[i] = keyed{j: j, demand: dem, move: int64(d[j] - p.u.lastAbove(j, L))}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		c := cmp.Or(cmp.Compare(a.demand, b.demand), cmp.Compare(a.move, b.move))
+		if reverse {
+			c = -c
+		}
+		return cmp.Or(c, cmp.Compare(a.j, b.j))
+	})
+	out := make([]int, len(ks))
+	for i, k := range ks {
+		out[i] = k.j
+	}
+	return out
+}
+
+// keepRule decides a stalled layer once the branch budget is spent: the jobs at level L
+// are offered their next value one at a time, cheapest first (raiseOrder), each keeping
+// it when everything still fits; the jobs that no longer fit stay at L and are returned.
+// At least one does (the layer stalled). It is a heuristic — it keeps few jobs at L, not
+// necessarily the right ones — and the result is marked inexact. d is clobbered.
+func (e *layered) keepRule(d, at []int, L float64) []int {
+	p := e.p
+	var keep []int
+	for _, j := range e.raiseOrder(d, at, L, false) {
+		old := d[j]
+		nd := p.u.lastAbove(j, L)
+		d[j] = nd
+		e.stats.Probes++
+		if nd < p.release[j] || !e.or.feasible(d) {
+			d[j] = old
+			keep = append(keep, j)
+		}
+	}
+	if len(keep) == 0 { // cannot happen in a stall; keep the dearest rather than loop
+		keep = e.raiseOrder(d, at, L, true)[:1]
+	}
+	return keep
+}
+
+// maxLevel returns L*, the largest utility value of a free job at which every free job
+// can finish by d_j(L*) while fixed jobs keep their deadlines, and that deadline vector.
+// lo must be feasible (or −∞: then "every free job at T" is tested first). The search is
+// a bisection over the candidate values in (lo, hi): for each free job they are the values
+// of a contiguous range of slots (utilities are non-increasing), so a uniformly random
+// candidate slot is drawn from the ranges and tested; each test removes at least that
+// value, and half the candidates in expectation.
+func (e *layered) maxLevel(fixed, free []int, lo float64) (float64, []int, error) {
+	p := e.p
+	d := slices.Clone(fixed)
+	// configure sets the free jobs' deadlines for level L; false when some job cannot
+	// reach L at all (no slot, or only slots before its release).
+	configure := func(L float64) bool {
+		for _, j := range free {
+			d[j] = p.u.lastAtLeast(j, L)
+			if d[j] < p.release[j] {
+				return false
+			}
+		}
+		return true
+	}
+	if math.IsInf(lo, -1) {
+		e.stats.Probes++
+		if !configure(lo) || !e.or.feasible(d) {
+			return 0, nil, fmt.Errorf("%w: the jobs cannot all finish within the horizon %d", ErrInfeasible, p.T)
+		}
+	}
+	hi := math.Inf(1)
+	a := make([]int, len(free)) // candidate slots of free[k] are a[k]..b[k]
+	b := make([]int, len(free))
+	for k, j := range free {
+		a[k], b[k] = 1, p.u.lastAbove(j, lo)
+	}
+	for {
+		if err := e.ctx.Err(); err != nil {
+			return 0, nil, fmt.Errorf("tas: onion peeling: %w", err)
+		}
+		var total int64
+		for k := range free {
+			total += int64(max(0, b[k]-a[k]+1))
+		}
+		if total == 0 {
+			break
+		}
+		pick := e.rng.Int64N(total)
+		var v float64
+		for k, j := range free {
+			if c := int64(max(0, b[k]-a[k]+1)); pick < c {
+				v = p.u.at(j, a[k]+int(pick))
+				break
+			} else {
+				pick -= c
+			}
+		}
+		if v != v {
+			return 0, nil, fmt.Errorf("tas: a utility is NaN (onion peeling needs comparable values)")
+		}
+		e.stats.Probes++
+		if configure(v) && e.or.feasible(d) {
+			lo = v
+			for k, j := range free {
+				b[k] = p.u.lastAbove(j, lo)
+			}
+		} else {
+			hi = v
+			for k, j := range free {
+				a[k] = p.u.lastAtLeast(j, hi) + 1
+			}
+		}
+	}
+	// Leave the oracle holding L*'s vector: raisable reads its state.
+	if !configure(lo) || !e.or.feasible(d) {
+		return 0, nil, fmt.Errorf("tas: onion peeling: internal error: level %g is no longer feasible", lo)
+	}
+	return lo, d, nil
+}
+
+// memoKey encodes a fixed set (deadline per job, 0 = free).
+func memoKey(fixed []int) string {
+	buf := make([]byte, 0, 2*len(fixed))
+	for _, f := range fixed {
+		buf = binary.AppendUvarint(buf, uint64(f))
+	}
+	return string(buf)
+}
+
+func sortedCopy(x []float64) []float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return s
+}
+
+// compareExact compares sorted vectors lexicographically without tolerance: the levels
+// are utility values themselves, so equal levels are bit-identical.
+func compareExact(a, b []float64) int {
+	for k := range min(len(a), len(b)) {
+		if c := cmp.Compare(a[k], b[k]); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}

@@ -1,0 +1,205 @@
+package tas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/coraopt/coraopt/sched"
+)
+
+// DefaultMaxBranches is the stall-branch budget used when Options.MaxBranches is 0.
+const DefaultMaxBranches = 10000
+
+// Options control OnionPeel. The zero value is ready to use.
+type Options struct {
+	// MaxBranches bounds how many stall branches the layered engine explores in all (each
+	// is one choice of the job kept at a stalled level, solved to the end and memoized on
+	// the fixed set). 0 means DefaultMaxBranches; a negative value means never branch.
+	// Once the budget is spent, stalls are decided by a fixed rule: the jobs at the level
+	// are offered their next value one at a time, smallest demand first, and those that no
+	// longer fit stay (see Result.Exact).
+	MaxBranches int
+	// NoSchedule skips building Result.Schedule, whose allocation holds n·R·T integers;
+	// Deadlines, Levels and Layers are still computed.
+	NoSchedule bool
+}
+
+// Result is the lexicographically max-min optimal completion of every job.
+type Result struct {
+	// Schedule is the integral allocation (EDF filling, or max-flow when some job has
+	// MaxParallel) meeting Deadlines; nil with Options.NoSchedule. Its utilities are those
+	// of the actual completion slots, which may be earlier than the deadlines and are
+	// then at least as good.
+	Schedule *sched.Schedule
+	// Deadlines[j] is job j's target completion slot: the latest slot at its level.
+	Deadlines []int
+	// Levels[j] = U_j(Deadlines[j]), the level job j was peeled at.
+	Levels []float64
+	// Layers groups the jobs by level, lowest first.
+	Layers []Layer
+	// Exact is false when a stalled layer was decided by the keep rule after the branch
+	// budget ran out: the vector is then feasible but not proven lexmax.
+	Exact bool
+	Stats Stats
+}
+
+// Layer is one level of the onion and the jobs peeled at it.
+type Layer struct {
+	Level float64
+	Jobs  []int // indices into Instance.Jobs, increasing
+}
+
+// Stats says how a Result was computed.
+type Stats struct {
+	// Engine is "sweep" (the backward boundary sweep) or "layers" (one bisection per
+	// layer); Oracle is the layered engine's feasibility test: "prefix", "edf" or "flow".
+	Engine, Oracle string
+	// HandOver says why the sweep passed the instance to the layered engine.
+	HandOver string
+	// Layered engine: feasibility tests, stalled layers, branches explored, stalls decided
+	// by the keep rule.
+	Probes, Stalls, Branches, RuleChoices int
+	// Sweep: boundaries where not every arriving job fit, utility evaluations there,
+	// rollbacks because a job stopped inside a flat stretch of its utility, and such
+	// stops withdrawn on re-checking.
+	BlockingSlots int
+	Evaluations   int64
+	Rollbacks     int
+	Withdrawn     int
+}
+
+// OnionPeel computes the lexicographic max-min of the sorted utility vector of TAS
+// (rush.txt §III-B): the completion slot of every job such that the lowest utility is as
+// high as possible, then the second lowest, and so on, where every job receives its full
+// demand of every resource by the horizon. See the package documentation for the method.
+//
+// It returns an error wrapping ErrInfeasible when the demand cannot be met within the
+// horizon, and the context's error when ctx is cancelled.
+func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result, error) {
+	p, err := newProblem(inst)
+	if err != nil {
+		return nil, err
+	}
+	if v := p.totalViolation(); v != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInfeasible, v)
+	}
+	budget := opts.MaxBranches
+	if budget == 0 {
+		budget = DefaultMaxBranches
+	}
+	var st Stats
+	out, err := peel(ctx, p, budget, &st)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Deadlines: out.deadline, Levels: out.level, Exact: out.exact, Stats: st}
+	res.Layers = groupLayers(out.level)
+	if !opts.NoSchedule {
+		s, err := p.schedule(out.deadline)
+		if err != nil {
+			return nil, err
+		}
+		s.Exact = out.exact
+		res.Schedule = s
+	}
+	return res, nil
+}
+
+// peel runs the sweep where it applies and the layered engine otherwise.
+func peel(ctx context.Context, p *problem, budget int, st *Stats) (*outcome, error) {
+	if !p.general {
+		st.Engine = "sweep"
+		d, err := runSweep(ctx, p, st)
+		var ho *errHandOver
+		switch {
+		case err == nil:
+			lv := make([]float64, p.n)
+			for j := range lv {
+				lv[j] = p.u.at(j, d[j])
+			}
+			return &outcome{deadline: d, level: lv, exact: true}, nil
+		case errors.As(err, &ho):
+			st.HandOver = ho.reason
+		default:
+			return nil, err
+		}
+	}
+	return runLayered(ctx, p, budget, st)
+}
+
+// runLayered runs the layered engine with the oracle the instance needs.
+func runLayered(ctx context.Context, p *problem, budget int, st *Stats) (*outcome, error) {
+	st.Engine = "layers"
+	p.u.cache()
+	var or oracle
+	switch {
+	case p.hasCap:
+		st.Oracle = "flow"
+		or = &flowOracle{p: p}
+	case p.general:
+		st.Oracle = "edf"
+		or = edfOracle{p: p}
+	default:
+		st.Oracle = "prefix"
+		or = newPrefixOracle(p)
+	}
+	return newLayered(ctx, p, or, budget, st).run()
+}
+
+// schedule builds the integral allocation meeting deadlines d, which must be feasible.
+func (p *problem) schedule(d []int) (*sched.Schedule, error) {
+	s := sched.NewSchedule(p.inst)
+	var v *Violation
+	switch {
+	case p.hasCap:
+		var fs *sched.Schedule
+		fs, v = FlowSchedule(p.inst, d)
+		if v == nil {
+			s = fs
+		}
+	case p.general:
+		v = p.fillSlots(s, d)
+	default:
+		if v = p.prefixViolation(d); v == nil {
+			p.fillSequential(s, d)
+		}
+	}
+	if v != nil {
+		return nil, fmt.Errorf("tas: internal error: peeled deadlines are infeasible: %w", v)
+	}
+	s.Finalize(p.inst)
+	for j := range s.Jobs {
+		if c := s.Jobs[j].Completion; c == 0 || c > d[j] {
+			return nil, fmt.Errorf("tas: internal error: job %q completes in slot %d, deadline %d", s.Jobs[j].ID, c, d[j])
+		}
+	}
+	return s, nil
+}
+
+// groupLayers groups job indices by level, lowest level first.
+func groupLayers(level []float64) []Layer {
+	order := make([]int, len(level))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case level[a] < level[b]:
+			return -1
+		case level[a] > level[b]:
+			return 1
+		}
+		return 0
+	})
+	var out []Layer
+	for _, j := range order {
+		if k := len(out) - 1; k >= 0 && out[k].Level == level[j] {
+			out[k].Jobs = append(out[k].Jobs, j)
+			continue
+		}
+		out = append(out, Layer{Level: level[j], Jobs: []int{j}})
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+package tas
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/coraopt/coraopt/sched"
+)
+
+// ErrInfeasible is wrapped by OnionPeel's error when no schedule gives every job its full
+// demand by the horizon.
+var ErrInfeasible = errors.New("tas: infeasible")
+
+// problem is the instance as the algorithms read it: demands per job and resource, prefix
+// capacities per resource, and utility access. It is built once per call and never
+// mutated.
+type problem struct {
+	inst    *sched.Instance
+	n, T, R int
+	eta     [][]int64 // eta[j][r]: demand of job j for resource r
+	cap     [][]int64 // cap[r][t-1]: capacity of resource r in slot t
+	prefix  [][]int64 // prefix[r][t]: capacity of resource r in slots 1..t (prefix[r][0] = 0)
+	release []int     // first usable slot, ≥ 1
+	maxPar  []int64   // per-slot cap of any one resource; 0 = none
+	u       *utilities
+	// general is true when some job has release > 1 or max_parallel: the prefix test
+	// (rush.txt eq. 12) is then only necessary, not sufficient.
+	general bool
+	hasCap  bool // some job has max_parallel
+}
+
+// newProblem checks what the algorithms rely on (sched.Validate checks more) and
+// precomputes demands and prefix capacities. It never panics on a malformed instance.
+func newProblem(inst *sched.Instance) (*problem, error) {
+	if inst == nil {
+		return nil, errors.New("tas: nil instance")
+	}
+	T := inst.Horizon
+	if T < 1 {
+		return nil, fmt.Errorf("tas: horizon %d: must be at least 1", T)
+	}
+	R := len(inst.Resources)
+	if R == 0 {
+		return nil, errors.New("tas: instance has no resources")
+	}
+	p := &problem{inst: inst, n: len(inst.Jobs), T: T, R: R}
+	p.cap = make([][]int64, R)
+	p.prefix = make([][]int64, R)
+	for r, res := range inst.Resources {
+		if len(res.Capacity) != T {
+			return nil, fmt.Errorf("tas: resource %q: %d capacities for horizon %d", res.Name, len(res.Capacity), T)
+		}
+		p.cap[r] = make([]int64, T)
+		p.prefix[r] = make([]int64, T+1)
+		for t, c := range res.Capacity {
+			if c < 0 {
+				return nil, fmt.Errorf("tas: resource %q: capacity %d in slot %d is negative", res.Name, c, t+1)
+			}
+			p.cap[r][t] = int64(c)
+			p.prefix[r][t+1] = p.prefix[r][t] + int64(c)
+		}
+	}
+	p.eta = make([][]int64, p.n)
+	p.release = make([]int, p.n)
+	p.maxPar = make([]int64, p.n)
+	for j := range inst.Jobs {
+		job := &inst.Jobs[j]
+		if len(job.Demand) != R {
+			return nil, fmt.Errorf("tas: job %q: %d demands for %d resources", job.ID, len(job.Demand), R)
+		}
+		if job.Utility == nil {
+			return nil, fmt.Errorf("tas: job %q: no utility", job.ID)
+		}
+		row := make([]int64, R)
+		var total int64
+		for r, d := range job.Demand {
+			if d < 0 {
+				return nil, fmt.Errorf("tas: job %q: demand %d for %q is negative", job.ID, d, inst.Resources[r].Name)
+			}
+			row[r] = int64(d)
+			total += int64(d)
+		}
+		if total == 0 {
+			return nil, fmt.Errorf("tas: job %q: demand is 0 for every resource", job.ID)
+		}
+		p.eta[j] = row
+		rel := max(job.Release, 1)
+		if rel > T {
+			return nil, fmt.Errorf("tas: job %q: release %d is after the horizon %d", job.ID, rel, T)
+		}
+		p.release[j] = rel
+		if job.MaxParallel < 0 {
+			return nil, fmt.Errorf("tas: job %q: max_parallel %d is negative", job.ID, job.MaxParallel)
+		}
+		p.maxPar[j] = int64(job.MaxParallel)
+		if rel > 1 || job.MaxParallel > 0 {
+			p.general = true
+		}
+		if job.MaxParallel > 0 {
+			p.hasCap = true
+		}
+	}
+	p.u = newUtilities(inst)
+	return p, nil
+}
+
+// totalViolation reports the first resource whose total demand exceeds its capacity over
+// the whole horizon (then no deadlines at all can be met), or nil.
+func (p *problem) totalViolation() *Violation {
+	for r := range p.R {
+		var d int64
+		for j := range p.n {
+			d += p.eta[j][r]
+		}
+		if d > p.prefix[r][p.T] {
+			return &Violation{Slot: p.T, Resource: r, Demand: d, Capacity: p.prefix[r][p.T], Job: -1}
+		}
+	}
+	return nil
+}
+
+// utilities evaluates U_j(t), from a precomputed table when the instance is small enough
+// (the layered engine evaluates the same points many times) and through the Utility
+// interface otherwise.
+type utilities struct {
+	fns   []sched.Utility // one per job, packed (a Job is large; this stays in cache)
+	T     int
+	table []float64 // n*T values, row-major by job, or nil
+}
+
+// tableLimit bounds the cached utility table (8 bytes per entry: 32 MiB).
+const tableLimit = 1 << 22
+
+func newUtilities(inst *sched.Instance) *utilities {
+	u := &utilities{fns: make([]sched.Utility, len(inst.Jobs)), T: inst.Horizon}
+	for j := range inst.Jobs {
+		u.fns[j] = inst.Jobs[j].Utility
+	}
+	return u
+}
+
+// cache precomputes the whole table when it is small enough.
+func (u *utilities) cache() {
+	n := len(u.fns)
+	if u.table != nil || n*u.T > tableLimit || n == 0 {
+		return
+	}
+	tab := make([]float64, n*u.T)
+	for j := range n {
+		f := u.fns[j]
+		row := tab[j*u.T : (j+1)*u.T]
+		for t := range row {
+			row[t] = f.At(t + 1)
+		}
+	}
+	u.table = tab
+}
+
+// at is U_j(t) for 1 ≤ t ≤ T.
+func (u *utilities) at(j, t int) float64 {
+	if u.table != nil {
+		return u.table[j*u.T+t-1]
+	}
+	return u.fns[j].At(t)
+}
+
+// lastAtLeast is d_j(L) = max{t ∈ 1..T : U_j(t) ≥ L}, or 0 when U_j(1) < L. Utilities are
+// non-increasing, so the slots with U_j(t) ≥ L form a prefix of 1..T.
+func (u *utilities) lastAtLeast(j int, L float64) int {
+	if math.IsInf(L, -1) {
+		return u.T
+	}
+	return sort.Search(u.T, func(k int) bool { return !(u.at(j, k+1) >= L) })
+}
+
+// lastAbove is max{t ∈ 1..T : U_j(t) > L}, or 0 when none: the latest deadline at which
+// job j does strictly better than L.
+func (u *utilities) lastAbove(j int, L float64) int {
+	if math.IsInf(L, -1) {
+		return u.T
+	}
+	return sort.Search(u.T, func(k int) bool { return !(u.at(j, k+1) > L) })
+}

@@ -1,0 +1,618 @@
+package tas
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math/bits"
+	"slices"
+)
+
+// The backward sweep computes the onion peeling in one pass over the slot boundaries,
+// for instances without release times or caps.
+//
+// The picture. Let the level L rise continuously. A free job sits at deadline
+// d_j(L) = max{t : U_j(t) ≥ L}; it crosses boundary t (its deadline goes from t+1 to t)
+// when L passes U_j(t+1), which is allowed iff the prefix slack at t,
+// Σ_{s≤t} C_s − Σ_{k: d_k ≤ t} η_k, can absorb its demand; if not, the job is saturated
+// and peeled with deadline t+1. The slack at t changes only when a job crosses t, so the
+// fate of a request at t depends only on which jobs reached t and which of them asked
+// first — those with smaller U(t+1). The boundaries can therefore be decided from T−1 down
+// to 1: the jobs arriving at t cross in increasing order of U_j(t+1) while their demand
+// fits what is left of Σ_{s≤t} C_s, and the others stop at t+1. Where all arrivals fit
+// (the common case) nothing is ordered at all.
+//
+// Why the result is exact: a certificate. A feasible vector of deadlines, each the latest
+// slot at its job's level ℓ_j, is lexicographically max-min optimal if every job j is
+// blocked: with the jobs below ℓ_j at their deadlines and every other job at
+// d_k(ℓ_j), j cannot reach its next value (move to max{t : U_j(t) > ℓ_j}). (Induction on
+// the levels: the lowest level is the max-min because its jobs are blocked, every optimum
+// keeps exactly those jobs there, and so on.) A job the sweep stops at t is blocked at
+// boundary t by construction — the jobs that crossed t ahead of it are exactly the jobs
+// with deadline ≤ t and U_k(t+1) < ℓ_j — and a job at its best value U_j(1) has no next
+// value. So whatever the sweep returns without handing over is certified.
+//
+// Two things need care, and are handled or handed to the layered engine:
+//   - Flat stretches. A job whose utility is flat on slots a..e gains nothing until it has
+//     crossed all of a−1..e−1; it asks for them as one move, which succeeds or fails as a
+//     whole. The sweep lets it cross them one at a time. If it then stops inside the
+//     stretch, its deadline is moved back to e; when a boundary in between had to choose
+//     whom to admit while the job held room there, the job is made to leave at e−1 and the
+//     sweep is rolled back to e−1 and resumed. Such a job was blocked at the boundary where
+//     it stopped; that is re-checked each time the sweep passes that boundary again (a job
+//     that crossed it ahead may since have been found to leave above it), and when it no
+//     longer holds the fact is withdrawn and the sweep rolled back to e−1 again. The
+//     rollbacks are bounded; past the bound the sweep hands over.
+//   - Tied requests at a boundary that does not admit all of them: the layered engine
+//     tests them alone and together, and may stall and branch. The sweep admits a tie group
+//     only when every member that fits alone fits together, and hands over otherwise.
+//
+// A job at its best value U_j(1) asks for nothing more: it leaves at the end of its top
+// stretch, max{t : U_j(t) = U_j(1)}, whatever happens.
+//
+// Cost: O(R) per boundary where everything fits. Where something must stop, only the
+// jobs at the top of the order are looked at: a max-heap holds every arriving job under
+// an upper bound of its U_j(t+1) — utilities are non-increasing, so U_j(s) at an earlier
+// slot s ≤ t+1 bounds it — and jobs are taken off it, evaluated and ordered exactly only
+// while their bound could reach the threshold. A bound stays valid for the boundaries
+// above s and is refreshed when it expires, looking further ahead (up to 256 slots) while
+// the job stays unevaluated, so a job long past its deadline costs a few evaluations in
+// all. Per deciding boundary that is O((k + m) log n) for k jobs at or above the threshold
+// and m evaluated below it.
+type sweep struct {
+	ctx   context.Context
+	p     *problem
+	stats *Stats
+
+	sumAll []int64 // Σ η_r over the arriving jobs
+	budget []int64 // Σ_{s≤t} C_rs at the boundary being decided
+	rem    []int64 // what is left of it
+	group  []int64 // demand of the jobs of a tie group that fit alone
+	acc    []int64 // scratch
+
+	// Per job: an upper bound ub[j] = U_j(ubSlot[j]), valid at boundary t while
+	// ubSlot[j] ≤ t+1, and the look-ahead used at its next refresh.
+	ub     []float64
+	ubSlot []int32
+	span   []int32
+	bound  indexedHeap // arriving jobs by ub, largest first
+	expire [][]int32   // expire[t]: jobs whose bound may expire at boundary t
+	exact  pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
+	taken  []sweepItem // scratch: jobs taken off the top, in decreasing key order
+	spare  []sweepItem // scratch: evaluated jobs below the threshold
+}
+
+type sweepItem struct {
+	key float64 // U_j(t+1)
+	j   int32
+}
+
+const (
+	minSpan = 2
+	maxSpan = 256
+)
+
+// errHandOver is returned by the sweep when the instance needs the layered engine.
+type errHandOver struct{ reason string }
+
+func (e *errHandOver) Error() string { return "sweep hands over: " + e.reason }
+
+func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
+	s := &sweep{ctx: ctx, p: p, stats: st}
+	for _, x := range []*[]int64{&s.sumAll, &s.budget, &s.rem, &s.group, &s.acc} {
+		*x = make([]int64, p.R)
+	}
+	s.ub = make([]float64, p.n)
+	s.ubSlot = make([]int32, p.n)
+	s.span = make([]int32, p.n)
+	s.bound = newIndexedHeap(s.ub)
+	s.expire = make([][]int32, p.T+1)
+	return s.run()
+}
+
+// leaveFact records that job j, stopped at boundary t inside a flat stretch of value v,
+// must leave at e−1 (deadline e); it is re-checked whenever the sweep passes t.
+type leaveFact struct {
+	j int32
+	e int
+	v float64
+}
+
+func (s *sweep) run() ([]int, error) {
+	p := s.p
+	T := p.T
+	deadline := make([]int, p.n)
+	// leaveAt[t] lists the jobs that stop at boundary t (deadline t+1) without asking to
+	// cross it: jobs at their best value, and jobs that stopped inside a flat stretch.
+	leaveAt := make([][]int32, T+1)
+	witness := make([][]leaveFact, T) // facts checked at boundary t
+	for j := range p.n {
+		top := p.u.at(j, 1)
+		if top != top {
+			return nil, fmt.Errorf("tas: job %q: utility is NaN at slot 1", p.inst.Jobs[j].ID)
+		}
+		e := p.u.lastAtLeast(j, top)
+		s.stats.Evaluations += int64(bits.Len(uint(T))) + 1
+		if e == 1 {
+			continue // it never needs to stop
+		}
+		leaveAt[e-1] = append(leaveAt[e-1], int32(j))
+	}
+	for j := range p.n {
+		s.span[j] = minSpan
+		s.refresh(j, T-1, false)
+		s.bound.push(int32(j))
+		for r := range p.R {
+			s.sumAll[r] += p.eta[j][r]
+		}
+	}
+	// log records every stop in processing order, so a rollback can undo the stops made
+	// at the boundaries it revisits.
+	type stopEntry struct{ t, j int32 }
+	var log []stopEntry
+	stopAt := func(j, t, d int) {
+		deadline[j] = d
+		s.bound.remove(int32(j))
+		s.remove(j)
+		log = append(log, stopEntry{int32(t), int32(j)})
+	}
+	// decided[t] counts the boundaries in [t, T−1] whose set of crossing jobs was used: to
+	// choose whom to admit, or to check a fact.
+	decided := make([]int32, T+1)
+	choseIn := func(a, b int) bool { return a <= b && decided[a]-decided[b+1] > 0 }
+	rollbacks := 0
+	for t := T - 1; t >= 1; t-- {
+		if err := s.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("tas: onion peeling: %w", err)
+		}
+		decided[t] = decided[t+1]
+		for _, j := range s.expire[t] {
+			if s.bound.has(j) && int(s.ubSlot[j]) == t+2 {
+				s.refresh(int(j), t, true)
+				s.bound.fix(j)
+			}
+		}
+		for _, j := range leaveAt[t] {
+			if s.bound.has(j) {
+				stopAt(int(j), t, t+1)
+			}
+		}
+		if !s.overloaded(t) && len(witness[t]) == 0 {
+			continue
+		}
+		decided[t]++
+		rollbackTo := 0
+		// stop fixes job j, stopped at t with U_j(t+1) = v, at the end e of its stretch
+		// of value v, or makes it leave at e−1 when a boundary in t+1..e−1 chose whom to
+		// admit while j held room there.
+		stop := func(j int, v float64) {
+			e := p.u.lastAtLeast(j, v)
+			if !choseIn(t+1, e-1) {
+				stopAt(j, t, e)
+				return
+			}
+			s.bound.remove(int32(j))
+			s.remove(j)
+			leaveAt[e-1] = append(leaveAt[e-1], int32(j))
+			witness[t] = append(witness[t], leaveFact{j: int32(j), e: e, v: v})
+			rollbackTo = max(rollbackTo, e-1)
+		}
+		if s.overloaded(t) {
+			s.stats.BlockingSlots++
+			stopped, err := s.admit(t)
+			if err != nil {
+				return nil, err
+			}
+			for _, it := range stopped {
+				stop(int(it.j), it.key)
+			}
+		}
+		if rollbackTo == 0 && len(witness[t]) > 0 {
+			// Re-check the facts witnessed here. One whose job is no longer blocked at t
+			// (a job that crossed t ahead of it has since been found to leave above t) is
+			// withdrawn, and the sweep resumes where that job would have left.
+			kept := witness[t][:0]
+			for _, f := range witness[t] {
+				if deadline[f.j] == f.e && !s.blocked(t, int(f.j), f.v) {
+					leaveAt[f.e-1] = slices.DeleteFunc(leaveAt[f.e-1], func(x int32) bool { return x == f.j })
+					rollbackTo = max(rollbackTo, f.e-1)
+					s.stats.Withdrawn++
+					continue
+				}
+				kept = append(kept, f)
+			}
+			witness[t] = kept
+		}
+		if rollbackTo == 0 {
+			continue
+		}
+		// Undo every stop made at boundaries rollbackTo..t and resume at rollbackTo. Jobs
+		// stopped at t that are to leave later are not in the log: put them back too.
+		if rollbacks++; rollbacks > maxRollbacks(p.n) {
+			return nil, &errHandOver{fmt.Sprintf("more than %d flat-stretch rollbacks", maxRollbacks(p.n))}
+		}
+		s.stats.Rollbacks++
+		for len(log) > 0 && int(log[len(log)-1].t) <= rollbackTo {
+			j := int(log[len(log)-1].j)
+			log = log[:len(log)-1]
+			deadline[j] = 0
+			s.restore(j)
+		}
+		for _, f := range witness[t] {
+			if deadline[f.j] == 0 && !s.bound.has(f.j) {
+				s.restore(int(f.j))
+			}
+		}
+		t = rollbackTo + 1
+	}
+	// The rest crossed every boundary: they finish in slot 1.
+	for _, j := range s.bound.heap {
+		deadline[j] = 1
+	}
+	return deadline, nil
+}
+
+// restore puts a stopped job back among the arriving ones.
+func (s *sweep) restore(j int) {
+	if s.bound.has(int32(j)) {
+		return
+	}
+	s.bound.push(int32(j))
+	for r := range s.p.R {
+		s.sumAll[r] += s.p.eta[j][r]
+	}
+}
+
+// refresh gives job j a new upper bound, U_j at slot t+1−span (at least 1), valid from
+// boundary t down to that slot minus one, and schedules its expiry. A bound that expired
+// unused looks twice as far ahead next time; one that had to be evaluated against the
+// exact value looks half as far.
+func (s *sweep) refresh(j, t int, grow bool) {
+	if grow {
+		s.span[j] = min(2*s.span[j], maxSpan)
+	} else {
+		s.span[j] = max(s.span[j]/2, minSpan)
+	}
+	slot := max(1, t+1-int(s.span[j]))
+	s.ub[j] = s.p.u.at(j, slot)
+	s.stats.Evaluations++
+	s.ubSlot[j] = int32(slot)
+	if slot >= 2 {
+		s.expire[slot-2] = append(s.expire[slot-2], int32(j))
+	}
+}
+
+// maxRollbacks bounds the sweep's rollbacks before it hands over: each settles or
+// withdraws one flat-stretch fact, and in practice there are few.
+func maxRollbacks(n int) int { return 8*n + 64 }
+
+// takeTop takes jobs off the bound heap in decreasing order of U_j(t+1) into s.taken,
+// until done says stop; jobs evaluated but not taken are left in s.spare. Both must be
+// given back with giveBack.
+func (s *sweep) takeTop(t int, done func(key float64) bool) error {
+	p := s.p
+	s.taken, s.spare = s.taken[:0], s.spare[:0]
+	s.exact.reset()
+	for {
+		// The exact maximum among the remaining is the top of s.exact once no bound
+		// reaches it.
+		for s.bound.len() > 0 && (s.exact.len() == 0 || s.ub[s.bound.top()] >= s.exact.top().key) {
+			j := s.bound.pop()
+			v := p.u.at(int(j), t+1)
+			s.stats.Evaluations++
+			if v != v {
+				return fmt.Errorf("tas: job %q: utility is NaN at slot %d", p.inst.Jobs[j].ID, t+1)
+			}
+			s.exact.push(sweepItem{key: v, j: j})
+		}
+		if s.exact.len() == 0 || done(s.exact.top().key) {
+			break
+		}
+		s.taken = append(s.taken, s.exact.pop())
+	}
+	s.spare = append(s.spare, s.exact.items...)
+	return nil
+}
+
+// giveBack returns jobs evaluated at boundary t to the bound heap, with a tighter bound:
+// their bound reached the threshold, so it was loose.
+func (s *sweep) giveBack(items []sweepItem, t int) {
+	for _, it := range items {
+		s.refresh(int(it.j), t, false)
+		s.bound.push(it.j)
+	}
+}
+
+// blocked reports whether job j (not arriving) cannot cross boundary t at level v: the
+// arriving jobs with U(t+1) < v leave less than η_j of some resource.
+func (s *sweep) blocked(t, j int, v float64) bool {
+	p := s.p
+	if err := s.takeTop(t, func(key float64) bool { return key < v }); err != nil {
+		return true // a NaN utility: keep the fact; the next decision reports it
+	}
+	for r := range p.R {
+		s.acc[r] = 0
+		for _, it := range s.taken {
+			s.acc[r] += p.eta[it.j][r]
+		}
+	}
+	s.giveBack(s.taken, t)
+	s.giveBack(s.spare, t)
+	for r := range p.R {
+		if e := p.eta[j][r]; e > 0 && p.prefix[r][t]-(s.sumAll[r]-s.acc[r]) < e {
+			return true
+		}
+	}
+	return false
+}
+
+// overloaded reports whether the arriving jobs need more than slots 1..t offer.
+func (s *sweep) overloaded(t int) bool {
+	for r := range s.p.R {
+		if s.sumAll[r] > s.p.prefix[r][t] {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *sweep) remove(j int) {
+	for r := range s.p.R {
+		s.sumAll[r] -= s.p.eta[j][r]
+	}
+}
+
+// admit decides boundary t. Jobs cross in increasing order of U_j(t+1) while they fit.
+// Those below the threshold θ — the key at which the jobs ordered by key first overflow
+// a resource — all fit and are never ordered; the jobs at or above θ are taken off the
+// top of the heap (until they cover Σ η − Σ_{s≤t} C_s of every overloaded resource, then
+// the rest of θ's tie group) and admitted greedily in increasing order, ties as a group.
+// It returns the stopped jobs, which the caller removes; everyone else stays arriving.
+func (s *sweep) admit(t int) ([]sweepItem, error) {
+	p := s.p
+	for r := range p.R {
+		s.budget[r] = p.prefix[r][t]
+		s.acc[r] = 0
+	}
+	covered := func() bool {
+		for r := range p.R {
+			if s.sumAll[r]-s.budget[r] > s.acc[r] {
+				return false
+			}
+		}
+		return true
+	}
+	seen, found, theta := 0, false, 0.0
+	err := s.takeTop(t, func(key float64) bool {
+		for ; seen < len(s.taken); seen++ {
+			for r := range p.R {
+				s.acc[r] += p.eta[s.taken[seen].j][r]
+			}
+		}
+		if !found && seen > 0 && covered() {
+			found, theta = true, s.taken[seen-1].key
+		}
+		return found && key < theta
+	})
+	if err != nil {
+		s.giveBack(s.taken, t)
+		s.giveBack(s.spare, t)
+		return nil, err
+	}
+	s.giveBack(s.spare, t)
+	// The jobs not taken are below θ and cross; what they leave is rem.
+	for r := range p.R {
+		var w int64
+		for _, it := range s.taken {
+			w += p.eta[it.j][r]
+		}
+		s.rem[r] = s.budget[r] - (s.sumAll[r] - w)
+	}
+	top := s.taken
+	slices.SortFunc(top, func(a, b sweepItem) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.j, b.j)
+	})
+	rem := s.rem
+	fits := func(j int32) bool {
+		for r := range p.R {
+			if p.eta[j][r] > rem[r] {
+				return false
+			}
+		}
+		return true
+	}
+	var stopped []sweepItem
+	for g := 0; g < len(top); {
+		h := g + 1
+		for h < len(top) && top[h].key == top[g].key {
+			h++
+		}
+		group := top[g:h]
+		// Alone: who fits what is left? Together: do those all fit?
+		var nFit int
+		clear(s.group)
+		for _, it := range group {
+			if fits(it.j) {
+				nFit++
+				for r := range p.R {
+					s.group[r] += p.eta[it.j][r]
+				}
+			}
+		}
+		if nFit > 1 {
+			for r := range p.R {
+				if s.group[r] > rem[r] {
+					s.giveBack(top, t)
+					return nil, &errHandOver{fmt.Sprintf("%d jobs tie at utility %g at slot %d and cannot all rise", nFit, group[0].key, t+1)}
+				}
+			}
+		}
+		for _, it := range group {
+			if fits(it.j) {
+				s.giveBack([]sweepItem{it}, t)
+				for r := range p.R {
+					rem[r] -= p.eta[it.j][r]
+				}
+			} else {
+				stopped = append(stopped, it)
+			}
+		}
+		g = h
+	}
+	// The stopped jobs go back on the heap too: the caller's stop removes them, or keeps
+	// them until they leave.
+	for _, it := range stopped {
+		s.bound.push(it.j)
+	}
+	return stopped, nil
+}
+
+// indexedHeap is a max-heap of job indices by key[j], with positions for removal.
+type indexedHeap struct {
+	key  []float64
+	heap []int32
+	pos  []int32 // -1: absent
+}
+
+func newIndexedHeap(key []float64) indexedHeap {
+	pos := make([]int32, len(key))
+	for i := range pos {
+		pos[i] = -1
+	}
+	return indexedHeap{key: key, pos: pos}
+}
+
+func (h *indexedHeap) len() int         { return len(h.heap) }
+func (h *indexedHeap) top() int32       { return h.heap[0] }
+func (h *indexedHeap) has(j int32) bool { return h.pos[j] >= 0 }
+
+func (h *indexedHeap) push(j int32) {
+	if h.pos[j] >= 0 {
+		return
+	}
+	h.pos[j] = int32(len(h.heap))
+	h.heap = append(h.heap, j)
+	h.up(len(h.heap) - 1)
+}
+
+func (h *indexedHeap) pop() int32 {
+	j := h.heap[0]
+	h.remove(j)
+	return j
+}
+
+func (h *indexedHeap) remove(j int32) {
+	i := int(h.pos[j])
+	if i < 0 {
+		return
+	}
+	last := len(h.heap) - 1
+	h.swap(i, last)
+	h.heap = h.heap[:last]
+	h.pos[j] = -1
+	if i < last {
+		h.fixAt(i)
+	}
+}
+
+// fix restores the order after key[j] changed.
+func (h *indexedHeap) fix(j int32) {
+	if i := int(h.pos[j]); i >= 0 {
+		h.fixAt(i)
+	}
+}
+
+func (h *indexedHeap) fixAt(i int) {
+	if !h.down(i) {
+		h.up(i)
+	}
+}
+
+func (h *indexedHeap) less(a, b int) bool { return h.key[h.heap[a]] > h.key[h.heap[b]] }
+
+func (h *indexedHeap) swap(a, b int) {
+	h.heap[a], h.heap[b] = h.heap[b], h.heap[a]
+	h.pos[h.heap[a]] = int32(a)
+	h.pos[h.heap[b]] = int32(b)
+}
+
+func (h *indexedHeap) up(i int) {
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			return
+		}
+		h.swap(i, parent)
+		i = parent
+	}
+}
+
+func (h *indexedHeap) down(i int) bool {
+	start := i
+	n := len(h.heap)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		c := l
+		if r := l + 1; r < n && h.less(r, l) {
+			c = r
+		}
+		if !h.less(c, i) {
+			break
+		}
+		h.swap(i, c)
+		i = c
+	}
+	return i > start
+}
+
+// pairHeap is a max-heap of items by key (ties: lower index first).
+type pairHeap struct{ items []sweepItem }
+
+func (h *pairHeap) reset()         { h.items = h.items[:0] }
+func (h *pairHeap) len() int       { return len(h.items) }
+func (h *pairHeap) top() sweepItem { return h.items[0] }
+func (h *pairHeap) less(a, b int) bool {
+	x, y := h.items[a], h.items[b]
+	return x.key > y.key || (x.key == y.key && x.j < y.j)
+}
+
+func (h *pairHeap) push(it sweepItem) {
+	h.items = append(h.items, it)
+	for i := len(h.items) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h.items[i], h.items[parent] = h.items[parent], h.items[i]
+		i = parent
+	}
+}
+
+func (h *pairHeap) pop() sweepItem {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		c := l
+		if r := l + 1; r < last && h.less(r, l) {
+			c = r
+		}
+		if !h.less(c, i) {
+			break
+		}
+		h.items[i], h.items[c] = h.items[c], h.items[i]
+		i = c
+	}
+	return top
+}
