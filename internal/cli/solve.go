@@ -100,7 +100,7 @@ func formulationFor(name string) (formulationSolver, bool) {
 }
 
 // formulationNames lists the formulations this binary solves.
-const formulationNames = "tas"
+const formulationNames = "tas, rds"
 
 func newSolveCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &solveOptions{g: g}
@@ -119,6 +119,8 @@ Formulation (--formulation):
         horizon, and the sorted vector of utilities U_i(completion slot) is maximized
         lexicographically — the worst-off job first, then the next, and so on.
         Release times and max_parallel caps are honoured.
+
+` + rdsHelp + `
 
 Methods (--method):
   auto   onion for tas.
@@ -155,9 +157,9 @@ printed as "path: message").`,
 	f := cmd.Flags()
 	f.StringVar(&o.formulation, "formulation", "tas", "formulation to solve: "+formulationNames)
 	f.StringVar(&o.method, "method", "auto", "method: auto, onion or mip")
-	f.StringVar(&o.solver, "solver", "", "MIP backend for --method mip (default highs when compiled in; see coraopt solvers)")
+	f.StringVar(&o.solver, "solver", "", "backend: MIP for tas --method mip (default highs when compiled in), QP for rds (default qp); see coraopt solvers")
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
-	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip: stop each solver call after this long (e.g. 30s); 0 means no limit")
+	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip and rds: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
 	return cmd
 }
@@ -166,6 +168,9 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	output, err := o.g.format(s)
 	if err != nil {
 		return err
+	}
+	if o.formulation == "rds" { // a state file, not an instance: solve_rds.go
+		return solveRDS(ctx, s, o, output, path)
 	}
 	solve, ok := formulationFor(o.formulation)
 	if !ok {

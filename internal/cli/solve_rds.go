@@ -122,6 +122,15 @@ func sig9s(vs []float64) []float64 {
 	return out
 }
 
+// solveRDS is runSolve's branch for --formulation rds, whose FILE is a state file, not
+// an instance.
+func solveRDS(ctx context.Context, s Streams, o *solveOptions, output, path string) error {
+	if o.gantt != "" {
+		return usageErrf("--gantt applies to --formulation tas")
+	}
+	return runSolveRDS(ctx, s, output, path, rdsSolveOptions{method: o.method, solver: o.solver, timeLimit: o.timeLimit})
+}
+
 // runSolveRDS is `coraopt solve --formulation rds FILE`: decode the state file (every
 // problem printed as "path: message", exit 2), solve one control step with the chosen
 // backend (rds.RunStep), print the result in output format ("json" or "table"). Exit 1

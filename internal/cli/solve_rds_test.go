@@ -160,3 +160,26 @@ func TestSolveRDSBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveCommandRDS runs the real command line: `coraopt solve --formulation rds`.
+func TestSolveCommandRDS(t *testing.T) {
+	path := filepath.Join(rdsData, "table1-t10.json")
+	code, stdout, stderr := runCLI(context.Background(), "", "solve", "--formulation", "rds", path, "-o", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkGolden(t, filepath.Join(rdsData, "golden", "table1-t10.json"), normalizeRDS(stdout))
+	for _, args := range [][]string{
+		{"solve", "--formulation", "rds", path, "--gantt", "x.svg"},
+		{"solve", "--formulation", "rds", path, "--method", "onion"},
+		{"solve", "--formulation", "rds", filepath.Join(rdsData, "bad", "wrong-types.json")},
+	} {
+		if code, _, stderr := runCLI(context.Background(), "", args...); code != ExitBadUsage {
+			t.Errorf("%v: exit %d (%s), want 2", args, code, stderr)
+		}
+	}
+	code, _, stderr = runCLI(context.Background(), "", "solve", "--help")
+	if code != ExitOK {
+		t.Fatalf("help: exit %d: %s", code, stderr)
+	}
+}
