@@ -8,11 +8,12 @@ import (
 	"github.com/coraopt/coraopt/solvers"
 )
 
-// benchCases are the control steps the RHC benchmarks time: for each size, the default
-// overloaded state (benchState: capacity at 60% of the references' demand, some
-// deadlines inside the window missed, so the shortfall LP runs and deadline rows join),
-// the same with ample capacity (150%: deadlines met, one eq. 3 solve), and eq. 3 alone
-// (deadlines off — the QP rds.txt times at 1.2 s with MATLAB's quadprog).
+// benchCases are the control steps the RHC benchmarks time (benchStateAt, seed 1): for
+// each size the default state, with capacity at 60% of what the references ask for
+// (capacity rows bind, some deadlines inside the window cannot be met, so the
+// shortfall LP runs and deadline rows join); the same with 1.5 times the capacity
+// (fewer jobs behind, but deadlines half an interval away still cannot be met); and
+// eq. 3 alone (deadlines off — the QP rds.txt times at 1.2 s with MATLAB's quadprog).
 var benchCases = []struct {
 	name string
 	jobs int
@@ -21,11 +22,11 @@ var benchCases = []struct {
 }{
 	{"jobs=10,H=3", 10, 0.6, nil},
 	{"jobs=100,H=3", 100, 0.6, nil},
-	{"jobs=100,H=3,ample", 100, 1.5, nil},
-	{"jobs=100,H=3,eq3", 100, 0.6, func(p *Params) { p.Deadlines = DeadlinesOff }},
+	{"jobs=100,H=3,capacity=1.5x", 100, 1.5, nil},
+	{"jobs=100,H=3,deadlines=off", 100, 0.6, func(p *Params) { p.Deadlines = DeadlinesOff }},
 	{"jobs=1000,H=3", 1000, 0.6, nil},
-	{"jobs=1000,H=3,ample", 1000, 1.5, nil},
-	{"jobs=1000,H=3,eq3", 1000, 0.6, func(p *Params) { p.Deadlines = DeadlinesOff }},
+	{"jobs=1000,H=3,capacity=1.5x", 1000, 1.5, nil},
+	{"jobs=1000,H=3,deadlines=off", 1000, 0.6, func(p *Params) { p.Deadlines = DeadlinesOff }},
 }
 
 // benchSolveRHC times one control step: build, compile and solve as SolveRHC does. The
