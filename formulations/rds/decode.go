@@ -347,8 +347,8 @@ func (d *decoder) params(v any, p *Params) {
 		p.ControlHorizon = p.PredictionHorizon
 	}
 	// Default penalties: the paper's for H_c = 3, their means otherwise.
-	if p.ControlHorizon != len(PaperMapPenalty) {
-		p.MapPenalty, p.ReducePenalty = []float64{mean(PaperMapPenalty)}, []float64{mean(PaperReducePenalty)}
+	if p.ControlHorizon != len(paperMapPenalty) {
+		p.MapPenalty, p.ReducePenalty = []float64{mean(paperMapPenalty)}, []float64{mean(paperReducePenalty)}
 	}
 	for _, w := range []struct {
 		key string

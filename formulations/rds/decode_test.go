@@ -44,7 +44,7 @@ func TestDecodeStateFiles(t *testing.T) {
 		t.Errorf("J2 defaults: %+v", j2)
 	}
 	if p := f.Params; p.PredictionHorizon != 3 || p.ControlHorizon != 3 || p.AROrder != 3 ||
-		!cmp.Equal(p.MapPenalty, PaperMapPenalty) || !cmp.Equal(p.ReducePenalty, PaperReducePenalty) || p.Deadlines != DeadlinesOff {
+		!cmp.Equal(p.MapPenalty, paperMapPenalty) || !cmp.Equal(p.ReducePenalty, paperReducePenalty) || p.Deadlines != DeadlinesOff {
 		t.Errorf("params: %+v", p)
 	}
 	if _, src := f.Predictor(); src != "given" {
@@ -92,7 +92,7 @@ func TestDecodeDefaultPenalties(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := f.Params; p.ControlHorizon != 2 || len(p.MapPenalty) != 1 || math.Abs(p.MapPenalty[0]-mean(PaperMapPenalty)) > 1e-15 {
+	if p := f.Params; p.ControlHorizon != 2 || len(p.MapPenalty) != 1 || math.Abs(p.MapPenalty[0]-mean(paperMapPenalty)) > 1e-15 {
 		t.Errorf("params %+v", p)
 	}
 }

@@ -120,7 +120,7 @@ func benchStateAt(n, h int, seed uint64, load float64) (*State, []float64, Param
 	p := DefaultParams()
 	p.PredictionHorizon, p.ControlHorizon = h, h
 	if h != 3 {
-		p.MapPenalty, p.ReducePenalty = []float64{mean(PaperMapPenalty)}, []float64{mean(PaperReducePenalty)}
+		p.MapPenalty, p.ReducePenalty = []float64{mean(paperMapPenalty)}, []float64{mean(paperReducePenalty)}
 	}
 	return s, forecast, p
 }

@@ -123,10 +123,11 @@ type Params struct {
 	Deadlines                 Deadlines // how deadlines inside the window are treated
 }
 
-// The penalty weights RDS reports (rds.txt §5.2), for H_c = 3.
+// The penalty weights RDS reports (rds.txt §5.2), for H_c = 3; DefaultParams hands out
+// copies.
 var (
-	PaperMapPenalty    = []float64{0.0107, 0.0096, 0.0132}
-	PaperReducePenalty = []float64{0.0173, 0.0168, 0.0194}
+	paperMapPenalty    = []float64{0.0107, 0.0096, 0.0132}
+	paperReducePenalty = []float64{0.0173, 0.0168, 0.0194}
 )
 
 // DefaultParams are the paper's settings: H_p = H_c = 3, its P and Q, AR(3).
@@ -134,8 +135,8 @@ func DefaultParams() Params {
 	return Params{
 		PredictionHorizon: 3,
 		ControlHorizon:    3,
-		MapPenalty:        append([]float64(nil), PaperMapPenalty...),
-		ReducePenalty:     append([]float64(nil), PaperReducePenalty...),
+		MapPenalty:        append([]float64(nil), paperMapPenalty...),
+		ReducePenalty:     append([]float64(nil), paperReducePenalty...),
 		AROrder:           3,
 	}
 }
