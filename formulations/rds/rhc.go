@@ -26,7 +26,7 @@ type Handles struct {
 	Map, Reduce [][]model.Var
 	// Deadline[m] is job m's deadline row, progress at t_soft in percent of the work
 	// ≥ 100 − allowed shortfall; invalid (zero) when t_soft is not inside the prediction
-	// window, the job cannot progress, or deadlines are off.
+	// window, the job cannot progress, or deadlines are off (in BuildRHC).
 	Deadline []model.Constr
 	// Slack[m] is the shortfall variable σ_m of BuildShortfall's deadline row (invalid in
 	// BuildRHC's model, whose rows are hard).
@@ -109,8 +109,9 @@ func (h *Handles) flat(s *State) [][]float64 {
 }
 
 // Shortfall returns, per State.Jobs entry, how far the plan x leaves each job short of
-// its work at t_soft, in percent of the work (0 for jobs without a deadline row, or
-// that finish in time). It is computed from the allocations, not from a slack.
+// its work at t_soft, in percent of the work (0 for jobs whose t_soft is not inside
+// the prediction window, or that finish in time) — with deadlines off as well. It is
+// computed from the allocations, not from a slack.
 func (h *Handles) Shortfall(x []float64) []float64 {
 	out := make([]float64, h.nJobs)
 	for m, j := range h.Jobs {
@@ -338,7 +339,7 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 	// Deadline rows: progress at t_soft, in percent, ≥ 100 (+ σ_j in stage 1).
 	for mi, j := range h.Jobs {
 		coef := h.dcoef[mi]
-		if coef == nil {
+		if coef == nil || (p.Deadlines == DeadlinesOff && !stage1) {
 			continue
 		}
 		job := &s.Jobs[j]
@@ -408,11 +409,9 @@ func shapeOf(job *Job, s *State, p Params) jobShape {
 	if ubR == 0 {
 		g.Reduce = 0
 	}
-	sh := jobShape{g: g, ubM: ubM, ubR: ubR}
-	if p.Deadlines != DeadlinesOff {
-		sh.dcoef = deadlineCoef(job, s.Time, s.Interval, p.PredictionHorizon, p.ControlHorizon, g)
-	}
-	return sh
+	// The coefficients are kept with deadlines off too: Handles.Shortfall reports them.
+	return jobShape{g: g, ubM: ubM, ubR: ubR,
+		dcoef: deadlineCoef(job, s.Time, s.Interval, p.PredictionHorizon, p.ControlHorizon, g)}
 }
 
 // HasDeadlines reports whether some modelled job has a deadline row.

@@ -111,7 +111,7 @@ func TestBuildRHCObjectiveMatchesEq3(t *testing.T) {
 						rt.Fatalf("job %s: deadline %g inside the window but no row", job.ID, job.Soft)
 					}
 					if short[j] != 0 {
-						rt.Fatalf("job %s: shortfall %g without a deadline row", job.ID, short[j])
+						rt.Fatalf("job %s: shortfall %g without a deadline inside the window", job.ID, short[j])
 					}
 					continue
 				}
