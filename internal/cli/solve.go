@@ -132,7 +132,7 @@ func formulationFor(name string) (formulationSolver, bool) {
 }
 
 // formulationNames lists the formulations this binary solves.
-const formulationNames = "tas, rs, cora, cora-final, cora-linearized"
+const formulationNames = "tas, rs, cora, cora-final, cora-linearized, rds"
 
 func newSolveCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &solveOptions{g: g}
@@ -165,7 +165,6 @@ Formulation (--formulation):
   cora-linearized
         Linearized-CORA (cora.txt §II-B3): FINAL with one λ per unit of capacity;
         the same LP optimum (Lemma 3), refused when large.
-
   rs    RUSH's robust scheduling (rush.txt §III): each job with a "runtime" needs its
         worst-case demand eta, the largest theta-quantile of any distribution within KL
         divergence delta of its reference runtime distribution (REM closed form, Alg. 1;
@@ -173,7 +172,7 @@ Formulation (--formulation):
         queues. theta, delta and bins come from the instance's "robust" block or
         --theta, --delta, --bins. Single-resource instances only. The output adds
         jobs[].eta and jobs[].reference_quantile; the self-check is against the eta.
-
+` + rdsHelp + `
 
 Methods (--method):
   auto   onion for tas, rs and cora, lp for cora-final and cora-linearized.
@@ -215,11 +214,11 @@ printed as "path: message").`,
 	f := cmd.Flags()
 	f.StringVar(&o.formulation, "formulation", "tas", "formulation to solve: "+formulationNames)
 	f.StringVar(&o.method, "method", "auto", "method: auto, onion, mip or lp")
-	f.StringVar(&o.solver, "solver", "", "backend for --method mip or lp (default highs when compiled in; see coraopt solvers)")
+	f.StringVar(&o.solver, "solver", "", "backend: MIP for tas --method mip (default highs when compiled in), LP for cora-final/cora-linearized (default highs, else simplex), QP for rds (default qp); see coraopt solvers")
 	f.StringVar(&o.lexmax, "lexmax", "ordered", "mip: lexicographic method: ordered, waterfill or expweights")
 	f.StringVar(&o.saturation, "saturation", "probe", "mip with --lexmax waterfill: saturation test: probe, duals or milp")
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
-	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip: stop each solver call after this long (e.g. 30s); 0 means no limit")
+	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip and rds: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
 	addCORAFlags(f, &o.cora)
 	o.rs.register(cmd)
@@ -230,6 +229,9 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	output, err := o.g.format(s)
 	if err != nil {
 		return err
+	}
+	if o.formulation == "rds" { // a state file, not an instance: solve_rds.go
+		return solveRDS(ctx, s, o, output, path)
 	}
 	solve, ok := formulationFor(o.formulation)
 	if !ok {

@@ -190,7 +190,7 @@ func TestSolveErrors(t *testing.T) {
 		{"invalid instance", []string{bad}, 2, []string{"resources[0].capacity: must be >= 0", "resources[1].capacity[2]: must be >= 0"}},
 		{"missing file", []string{"no-such.json"}, 2, []string{"no-such.json"}},
 		{"not JSON", []string{filepath.Join(tasData, "README.md")}, 2, []string{"invalid instance"}},
-		{"unknown formulation", []string{quickPath, "--formulation", "nosuch"}, 2, []string{`--formulation "nosuch": unknown (this binary solves: tas, rs, cora, cora-final, cora-linearized)`}},
+		{"unknown formulation", []string{quickPath, "--formulation", "nosuch"}, 2, []string{`--formulation "nosuch": unknown (this binary solves: tas, rs, cora, cora-final, cora-linearized, rds)`}},
 		{"unknown method", []string{quickPath, "--method", "magic"}, 2, []string{`--method "magic"`}},
 		{"solver with onion", []string{quickPath, "--solver", "highs"}, 2, []string{"--solver applies to --method mip"}},
 		{"negative budget", []string{quickPath, "--budget", "-1"}, 2, []string{"must not be negative"}},

@@ -13,4 +13,5 @@ import (
 	_ "github.com/coraopt/coraopt/solvers/highs"
 	_ "github.com/coraopt/coraopt/solvers/lpsolve"
 	_ "github.com/coraopt/coraopt/solvers/qp"
+	_ "github.com/coraopt/coraopt/solvers/simplex"
 )

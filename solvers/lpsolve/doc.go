@@ -39,6 +39,14 @@
 // limit. The binding holds such a column at a finite bound, solves the rest, and answers
 // Unbounded when the rest is feasible (and Infeasible when it is not).
 //
+// Branch and bound keeps lp_solve's defaults (NODE_FIRSTSELECT, ceiling first). They are
+// weak on coraopt's scheduling MIPs: the max-min TAS MIP of testdata/quickstart.json
+// (7 jobs × 12 slots) is not solved in 20 s (1.1 million nodes; HiGHS: well under a
+// second), and lexmax on it does not finish. Pseudo-cost selection with reduced-cost
+// fixing (NODE_PSEUDOCOSTSELECT | NODE_RCOSTFIXING) proves that max-min in 1.2 s, but
+// turns the reference MIP dcmulti from 1.4 s into more than 120 s, so it is not the
+// default. Use HiGHS for `solve --method mip`.
+//
 // Limits and cancellation: lp_solve's own timeout (set_timeout) counts whole seconds, so
 // the binding also installs an abort function (put_abortfunc) that lp_solve polls during
 // the simplex and branch and bound. It stops the solve when the context is done, when

@@ -1,0 +1,305 @@
+package rds
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/solvers"
+)
+
+// StepResult is the outcome of one control step (RunStep): the allocation for the next
+// interval, the predicted trajectory and the objective, with a KKT check of the QP
+// solution.
+type StepResult struct {
+	Status         solvers.Status
+	Objective      float64 // J(t) of eq. 3; 0 when no job needs resources
+	Solver         string
+	Version        string
+	Iterations     int
+	WallTime       time.Duration // build + solve
+	Time, Interval float64
+	Forecast       []float64 // r̂_a(t+i), i < H_p
+	ForecastSource string    // "given", "green" or "ar(n)"
+	CapacityBound  []float64 // the right-hand side of each control step's capacity row
+	Jobs           []StepJob // in state order
+	KKT            KKT
+	Columns, Rows  int // of the eq. 3 model
+	// How the deadlines inside the window were handled (see SolveRHC): proven feasible by
+	// an earliest-deadline-first witness, or the least-shortfall LP solved; and how many
+	// times eq. 3 was solved as deadline rows joined.
+	Witness, LeastShortfallLP bool
+	Rounds                    int
+}
+
+// StepJob is one job's part of a StepResult.
+type StepJob struct {
+	ID         string
+	Modelled   bool // false: finished or not yet arrived, allocation 0
+	Progress   float64
+	Work       float64
+	Alloc      Alloc     // u_j(t), the control action
+	Plan       []Alloc   // u_j(t+k), k < H_c
+	Trajectory []float64 // predicted y_j(t+i), i = 1 … H_p
+	Reference  []float64 // y^ref_j(t+i)
+	Shortfall  float64   // work left at t_soft under the plan, percent (0 without a deadline in the window)
+	// Completion is the predicted completion time, interpolated within the interval in
+	// which the trajectory reaches the job's work; NaN when that is beyond the horizon.
+	Completion float64
+	// Utility is ω_j·δ_j(Completion) (eq. 4); NaN when Completion is.
+	Utility float64
+}
+
+// KKT holds the residuals of the first-order optimality conditions of the solved QP,
+// each relative (see CheckKKT). OK when every one is at most Tol.
+type KKT struct {
+	Primal     float64 // bound and row violations
+	Dual       float64 // stationarity with sign conditions, c + Qx − Aᵀy projected on the active bounds
+	Complement float64 // multipliers of inactive rows
+	Tol        float64
+	OK         bool
+	Checked    bool // false when the solver gave no duals (only Primal is meaningful)
+}
+
+// DefaultKKTTol is the tolerance RunStep's KKT check uses: loose enough for an interior
+// point or HiGHS's QP solver, tight enough to catch a wrong answer.
+const DefaultKKTTol = 1e-6
+
+// RunStep performs one control step from a state file: forecast the capacity, solve
+// the step with s (SolveRHC: eq. 3, and the deadline handling its documentation
+// describes), check the KKT conditions of every solve and report the first interval's
+// allocation and the predicted trajectories. opt, at most one, is passed to the solver
+// (e.g. a time limit). A state in which no job needs resources gives an optimal,
+// all-zero result without calling the solver.
+func RunStep(ctx context.Context, f *StateFile, s solvers.Solver, opt ...solvers.Options) (*StepResult, error) {
+	var o solvers.Options
+	switch len(opt) {
+	case 0:
+	case 1:
+		o = opt[0]
+	default:
+		return nil, errors.New("rds: RunStep takes at most one solvers.Options")
+	}
+	if err := f.State.Validate(); err != nil {
+		return nil, err
+	}
+	if err := f.Params.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	pred, source := f.Predictor()
+	hp := f.Params.PredictionHorizon
+	forecast, err := pred.Forecast(f.State.CapacityHistory, hp)
+	if err != nil {
+		return nil, err
+	}
+	st := &f.State
+	res := &StepResult{
+		Solver: s.Name(), Time: st.Time, Interval: st.Interval,
+		Forecast: forecast, ForecastSource: source,
+	}
+	if d, ok := s.(solvers.Describer); ok {
+		res.Version = d.Version()
+	}
+	solved, err := SolveRHC(ctx, s, st, forecast, f.Params, o)
+	if errors.Is(err, ErrNoJobs) {
+		res.Status = solvers.Optimal
+		res.KKT = KKT{Tol: DefaultKKTTol, OK: true, Checked: true}
+		for j := range st.Jobs {
+			job := &st.Jobs[j]
+			traj := make([]float64, hp)
+			for i := range traj {
+				traj[i] = job.Progress
+			}
+			res.Jobs = append(res.Jobs, StepJob{ID: job.ID, Progress: job.Progress, Work: job.Work,
+				Plan: make([]Alloc, f.Params.ControlHorizon), Trajectory: traj, Reference: slices.Clone(traj),
+				Completion: math.NaN(), Utility: math.NaN()})
+		}
+		return res, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.WallTime = time.Since(start)
+	res.Status, res.Iterations = solved.Status, solved.Iterations
+	res.Rounds, res.Witness, res.LeastShortfallLP = solved.Rounds, solved.Witness, solved.Stage1 != nil
+	if solved.Status != solvers.Optimal {
+		return res, nil
+	}
+	p, sol, h := solved.Problem, solved.Solution, solved.Handles
+	res.Columns, res.Rows = p.NumCols(), p.NumRows()
+	res.CapacityBound = h.CapacityBound
+	res.Objective = sol.Objective
+	res.KKT = CheckKKT(p, sol, DefaultKKTTol)
+	if solved.Stage1 != nil {
+		k1 := CheckKKT(solved.Stage1Problem, solved.Stage1, DefaultKKTTol)
+		res.KKT = worst(res.KKT, k1)
+	}
+	alloc, plan := h.Allocation(sol.X), h.Plan(sol.X)
+	traj, ref, short := h.Trajectory(sol.X, st), h.Reference(st), h.Shortfall(sol.X)
+	modelled := make([]bool, len(st.Jobs))
+	for _, j := range h.Jobs {
+		modelled[j] = true
+	}
+	for j := range st.Jobs {
+		job := &st.Jobs[j]
+		sj := StepJob{ID: job.ID, Modelled: modelled[j], Progress: job.Progress, Work: job.Work,
+			Alloc: alloc[j], Plan: plan[j], Trajectory: traj[j], Reference: ref[j], Shortfall: short[j],
+			Completion: math.NaN(), Utility: math.NaN()}
+		if modelled[j] {
+			sj.Completion = predictedCompletion(job, st.Time, st.Interval, traj[j])
+			if !math.IsNaN(sj.Completion) {
+				sj.Utility = job.Priority * Decay(job, sj.Completion, st.Interval)
+			}
+		}
+		res.Jobs = append(res.Jobs, sj)
+	}
+	return res, nil
+}
+
+// worst combines two KKT reports: the larger residuals, OK only if both are.
+func worst(a, b KKT) KKT {
+	return KKT{
+		Primal: math.Max(a.Primal, b.Primal), Dual: math.Max(a.Dual, b.Dual),
+		Complement: math.Max(a.Complement, b.Complement), Tol: a.Tol,
+		OK: a.OK && b.OK, Checked: a.Checked && b.Checked,
+	}
+}
+
+// predictedCompletion is the time at which the trajectory reaches the job's work
+// (within a millionth of it), interpolated linearly inside the interval; NaN if it does
+// not within the horizon.
+func predictedCompletion(job *Job, t, interval float64, traj []float64) float64 {
+	target := job.Work * (1 - 1e-6)
+	prev := job.Progress
+	for i, y := range traj {
+		if y >= target {
+			frac := 1.0
+			if y > prev {
+				frac = math.Min(1, math.Max(0, (job.Work-prev)/(y-prev)))
+			}
+			return t + (float64(i)+frac)*interval
+		}
+		prev = y
+	}
+	return math.NaN()
+}
+
+// CheckKKT computes the first-order optimality residuals of a continuous QP/LP solution
+// in the convention of package solvers, from X and RowDual only (the reduced costs are
+// recomputed, not trusted): with g = c + Qx the objective gradient, σ = ±1 the sense,
+// d = g − Aᵀy and the data scale s = max(1, ‖c‖∞, ‖Qx‖∞),
+//
+//   - Primal: the largest bound or row violation, relative to max(1, |bound|);
+//   - Dual: the largest violation of the sign conditions on σ·d (σ·d_j ≥ 0 at a lower
+//     bound, ≤ 0 at an upper bound, = 0 between) and on σ·y (likewise for rows),
+//     relative to s;
+//   - Complement: the largest |y_i|·(distance of row i from the bound its multiplier's
+//     sign selects), relative to max(1, |objective|).
+//
+// A bound counts as active when the value is within tol·max(1, |bound|) of it.
+func CheckKKT(p *model.Problem, sol *solvers.Solution, tol float64) KKT {
+	k := KKT{Tol: tol}
+	n, m := p.NumCols(), p.NumRows()
+	if sol == nil || len(sol.X) != n {
+		k.Primal = math.Inf(1)
+		return k
+	}
+	x := sol.X
+	scale := func(v float64) float64 { return math.Max(1, math.Abs(v)) }
+	act := p.RowActivity(x)
+	violation := func(v, lo, up float64) float64 {
+		r := 0.0
+		if !math.IsInf(lo, -1) {
+			r = math.Max(r, (lo-v)/scale(lo))
+		}
+		if !math.IsInf(up, 1) {
+			r = math.Max(r, (v-up)/scale(up))
+		}
+		if math.IsNaN(v) {
+			r = math.Inf(1)
+		}
+		return r
+	}
+	for j := range n {
+		k.Primal = math.Max(k.Primal, violation(x[j], p.ColLower[j], p.ColUpper[j]))
+	}
+	for i := range m {
+		k.Primal = math.Max(k.Primal, violation(act[i], p.RowLower[i], p.RowUpper[i]))
+	}
+	k.Primal = math.Max(0, k.Primal)
+	if sol.RowDual == nil || len(sol.RowDual) != m {
+		k.OK = k.Primal <= tol
+		return k
+	}
+	k.Checked = true
+	y := sol.RowDual
+	sigma := float64(p.Sense)
+	// g = c + Qx with Q symmetric, stored as its lower triangle.
+	g := slices.Clone(p.ColCost)
+	if p.QStart != nil {
+		for j := range n {
+			for q := p.QStart[j]; q < p.QStart[j+1]; q++ {
+				i, v := p.QIndex[q], p.QValue[q]
+				g[i] += v * x[j]
+				if i != j {
+					g[j] += v * x[i]
+				}
+			}
+		}
+	}
+	d := slices.Clone(g)
+	for j := range n {
+		for q := p.AStart[j]; q < p.AStart[j+1]; q++ {
+			d[j] -= p.AValue[q] * y[p.AIndex[q]]
+		}
+	}
+	near := func(v, b float64) bool { return !math.IsInf(b, 0) && math.Abs(v-b) <= tol*scale(b) }
+	// signViolation measures how far multiplier λ (already multiplied by σ) is from the
+	// cone its activity allows.
+	signViolation := func(lam, v, lo, up float64) float64 {
+		atLo, atUp := near(v, lo), near(v, up)
+		switch {
+		case atLo && atUp:
+			return 0 // fixed or equality: either sign
+		case atLo:
+			return math.Max(0, -lam)
+		case atUp:
+			return math.Max(0, lam)
+		}
+		return math.Abs(lam)
+	}
+	// Residuals are relative to the data scale of the problem, max(1, ‖c‖∞, ‖Qx‖∞) —
+	// the scale the solvers' own tolerances use.
+	ds := 1.0
+	for j := range n {
+		ds = math.Max(ds, math.Max(math.Abs(p.ColCost[j]), math.Abs(g[j]-p.ColCost[j])))
+	}
+	for j := range n {
+		k.Dual = math.Max(k.Dual, signViolation(sigma*d[j], x[j], p.ColLower[j], p.ColUpper[j])/ds)
+	}
+	z := p.Objective(x)
+	for i := range m {
+		lo, up := p.RowLower[i], p.RowUpper[i]
+		k.Dual = math.Max(k.Dual, signViolation(sigma*y[i], act[i], lo, up)/ds)
+		// Complementarity measured against the bound the sign selects.
+		var b float64
+		switch s := sigma * y[i]; {
+		case s > 0:
+			b = lo
+		case s < 0:
+			b = up
+		default:
+			continue
+		}
+		if math.IsInf(b, 0) {
+			continue // already a sign violation
+		}
+		k.Complement = math.Max(k.Complement, math.Abs(y[i])*math.Abs(act[i]-b)/scale(z))
+	}
+	k.OK = k.Primal <= tol && k.Dual <= tol && k.Complement <= tol
+	return k
+}

@@ -1,0 +1,113 @@
+package simplex
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/solvertest"
+)
+
+// TestPerturbationActive: the cost perturbation moves every non-fixed, non-free
+// structural cost by a small positive relative amount in the dual-feasible direction.
+func TestPerturbationActive(t *testing.T) {
+	inf := math.Inf(1)
+	p := lp(model.Minimize, []float64{1, -2, 0, 3}, []float64{0, -inf, -1, 2}, []float64{inf, 0, 1, 2},
+		[][]float64{{1, 1, 1, 1}}, []float64{-inf}, []float64{10})
+	red := identityPresolve(p).reduced
+	data, _, _ := buildLP(red, false)
+	s := newSimplex(data, settings{primalTol: 1e-7, dualTol: 1e-7, seed: 1, ctx: context.Background()})
+	s.setSlackBasis()
+	s.perturbCosts()
+	for j, c := range data.cost[:4] {
+		d := s.cost[j] - c
+		switch j {
+		case 0: // lower bound only: up
+			if !(d > 0 && d < 1e-5) {
+				t.Errorf("column 0: perturbation %g", d)
+			}
+		case 1: // upper bound only: down
+			if !(d < 0 && d > -1e-5) {
+				t.Errorf("column 1: perturbation %g", d)
+			}
+		case 2: // boxed at its lower bound: up
+			if !(d > 0 && d < 1e-5) {
+				t.Errorf("column 2: perturbation %g", d)
+			}
+		case 3: // fixed: untouched
+			if d != 0 {
+				t.Errorf("column 3 (fixed): perturbation %g", d)
+			}
+		}
+	}
+}
+
+// TestThinFeasibleLP is a regression test: an LP feasible only at one vertex, within
+// rounding, which the solve without presolve once reported infeasible (its scaled bounds
+// held a row to an absolute 1e-7 at a magnitude of 1.6e5; feasibility is now relative to
+// the bound).
+func TestThinFeasibleLP(t *testing.T) {
+	inf := math.Inf(1)
+	p := &model.Problem{Sense: model.Minimize, ColCost: []float64{-10, 0, 0, 0, 0},
+		ColLower: []float64{10, 0, 0, 10, 0}, ColUpper: []float64{20, 1, 1, 20, 10},
+		RowLower: []float64{-inf, -inf, -inf, -inf, -inf}, RowUpper: []float64{150, 0, -1.9999999826782703e+07, 0, -130},
+		AStart: []int{0, 3, 3, 3, 5, 5}, AIndex: []int{0, 2, 4, 2, 4}, AValue: []float64{10, 0.011547819846894583, -10, -1e6, 1}}
+	for _, s := range []*Solver{New(), {NoPresolve: true}} {
+		sol, err := s.Solve(context.Background(), p, solvers.Options{})
+		if err != nil || sol.Status != solvers.Optimal {
+			t.Fatalf("%+v: %v %v", *s, sol.Status, err)
+		}
+		if err := solvertest.CheckPrimal(p, sol, solvertest.Tolerances{Feas: 1e-7}); err != nil {
+			t.Errorf("%+v: %v", *s, err)
+		}
+	}
+}
+
+// TestTinyPivotBeforeRay is a regression test: a fixed column with a 1e-6 coefficient
+// once shrank a row's scale so far that the scaled α of the only column able to fix the
+// row fell below the pivot tolerance, and the solve without presolve claimed a dual ray.
+// Two changes address it — fixed columns no longer count in the scaling, and the ratio
+// test retries with tiny pivots before it declares a ray — and either alone suffices
+// here.
+func TestTinyPivotBeforeRay(t *testing.T) {
+	inf := math.Inf(1)
+	p := &model.Problem{Sense: model.Minimize, ColCost: []float64{0, 1, 0},
+		ColLower: []float64{0, -1e-05, -1e-05}, ColUpper: []float64{0, 1.00001, 10.0001},
+		RowLower: []float64{110, -inf, -inf, 9.9999, -inf, -inf, -inf, -inf},
+		RowUpper: []float64{110, 1e-05, 111.00111, inf, 1.00001e+07, 1e-05, 17.782971928330234, 1.1000000000000001e-05},
+		AStart:   []int{0, 4, 8, 12}, AIndex: []int{0, 4, 6, 7, 0, 2, 3, 7, 0, 2, 4, 6},
+		AValue: []float64{10, 1e-06, 10, 10, 10, 10, 10, 1e-06, 10, 10, 1e+06, 1.778279410038923}}
+	sol, err := (&Solver{NoPresolve: true}).Solve(context.Background(), p, solvers.Options{})
+	if err != nil || sol.Status != solvers.Optimal {
+		t.Fatalf("%v %v", sol.Status, err)
+	}
+	if math.Abs(sol.Objective-0.99999) > 1e-9 {
+		t.Errorf("objective %.12g, want 0.99999", sol.Objective)
+	}
+}
+
+// TestFixedVariableEntersBeforeRay: two equality rows pin one column and agree only within
+// their tolerances (row 3 through a coefficient of 6e-4 at a magnitude of 3e6, row 4
+// exactly). Without presolve the basis first takes x0 from row 3, which leaves row 4
+// violated by slightly more than its tolerance with nothing but row 3's fixed logical to
+// fix it; the ratio test lets that fixed variable enter before it would claim a dual ray.
+func TestFixedVariableEntersBeforeRay(t *testing.T) {
+	inf := math.Inf(1)
+	p := &model.Problem{Sense: model.Minimize, ColCost: []float64{-10, 0},
+		ColLower: []float64{3.162246037391778, 3}, ColUpper: []float64{1.000013162309283e+06, 3},
+		RowLower: []float64{-inf, -inf, -inf, 3.0000000017697434e+06, 130.0000001123467},
+		RowUpper: []float64{1e-05, -1.622760409444561, -31.62246040944456, 3.0000000017697434e+06, 130.0000001123467},
+		AStart:   []int{0, 4, 7}, AIndex: []int{1, 2, 3, 4, 1, 3, 4},
+		AValue: []float64{-10, -10, 0.0005596420723998596, 31.622776601683796, 10, 1e+06, 10}}
+	for _, s := range []*Solver{New(), {NoPresolve: true}} {
+		sol, err := s.Solve(context.Background(), p, solvers.Options{})
+		if err != nil || sol.Status != solvers.Optimal {
+			t.Fatalf("%+v: %v %v", *s, sol.Status, err)
+		}
+		if err := solvertest.CheckPrimal(p, sol, solvertest.Tolerances{Feas: 1e-7}); err != nil {
+			t.Errorf("%+v: %v", *s, err)
+		}
+	}
+}

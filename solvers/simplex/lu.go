@@ -1,0 +1,653 @@
+package simplex
+
+import "math"
+
+// Factorization parameters. The threshold is the one Suhl & Suhl and HiGHS use: a pivot
+// must be at least a tenth of the largest entry of its column in the active submatrix.
+const (
+	luThreshold    = 0.1   // threshold partial pivoting: |a_rc| ≥ u·max_i |a_ic|
+	luAbsPivotTol  = 1e-11 // entries below this never become pivots (B is treated as singular)
+	luSearchLimit  = 8     // Markowitz: columns/rows examined after a first acceptable pivot
+	luDropTol      = 1e-14 // smaller values are dropped from solve results
+	luInitialSpare = 4     // room for fill-in per column/row before it is moved
+)
+
+// sparseMatrix is a compressed sparse column matrix (the scaled constraint matrix).
+type sparseMatrix struct {
+	start []int
+	index []int
+	value []float64
+}
+
+// luFactor is a sparse LU factorization of a simplex basis matrix B with Forrest–Tomlin
+// updates. B's column k is column basic[k] of [A I]. After factorize, the caller permutes
+// its basis so that the variable pivoted in row r sits at position r; from then on the
+// positions of the basis and the rows of B coincide, and ftran returns B⁻¹a indexed by
+// position, btran returns B⁻ᵀe indexed by row.
+//
+// The factorization is Markowitz pivoting with threshold partial pivoting on the whole
+// matrix (singletons have merit 0 and are taken first), searching columns and rows in order
+// of their counts with Suhl & Suhl's stopping rule. L is kept as column etas in pivot order
+// and row-wise (for BTRAN); U both column- and row-wise so that both solves run in
+// scatter (axpy) form and skip zero entries — the cheap half of hyper-sparsity.
+type luFactor struct {
+	m int
+
+	// Active submatrix during factorization: columns with values, rows as patterns.
+	cStart, cLen, cCap []int
+	cIdx               []int
+	cVal               []float64
+	rStart, rLen, rCap []int
+	rIdx               []int
+	colMaxVal          []float64 // cached max |entry| per column; <0: stale
+	colDone, rowDone   []bool
+	mark               []int // scratch: row → offset+1 within the column being updated
+
+	// Count lists (doubly linked, head per count).
+	colHead, colNext, colPrev []int
+	rowHead, rowNext, rowPrev []int
+
+	// Elimination record.
+	stepRow, stepCol []int
+	stepPiv          []float64
+	uTmpStart        []int
+	uTmpIdx          []int // basis positions
+	uTmpVal          []float64
+	lPiv             []int // eta e: pivot row
+	lStart           []int
+	lIdx             []int
+	lVal             []float64
+
+	// Final factors, indexed by row (= basis position after permutation).
+	lOrder   []int // the factorization's pivot sequence of rows (L's order)
+	lPivIdx  []int // row → its step in lOrder
+	lEtaOf   []int // row → the L eta it pivots, or −1
+	lrStart  []int // L transposed: row i → etas' pivot rows
+	lrIdx    []int
+	lrVal    []float64
+	uDiag    []float64
+	uOrder   []int // U's pivot sequence of rows; −1 marks a row moved to the end by an update
+	uPos     []int // row → its index in uOrder
+	ucStart  []int // U column r (rows pivoted earlier): ucIdx/ucVal[ucStart[r] : +ucLen[r]]
+	ucLen    []int
+	ucIdx    []int
+	ucVal    []float64
+	urStart  []int // U row r (rows pivoted later), with spare room for updates
+	urLen    []int
+	urCap    []int
+	urIdx    []int
+	urVal    []float64
+	rowOfPos []int // position k of the factorized basis → its pivot row
+
+	// Forrest–Tomlin row etas R_e: x[etaPiv[e]] −= Σ etaVal·x[etaIdx] (FTRAN, after L).
+	etaPiv   []int
+	etaStart []int
+	etaIdx   []int
+	etaVal   []float64
+
+	// The spike L⁻¹·R·a_q of the last FTRAN that asked for it, for the next update.
+	spikeIdx []int
+	spikeVal []float64
+	spikeOK  bool
+
+	nUpdates    int
+	uGrowth     int // U entries added by updates
+	luNonzeros  int
+	posScratch  []int
+	singularPos []int // positions replaced by logicals (repair)
+	singularRow []int // the rows whose logicals replaced them
+	smark       []bool
+	wVal        []float64
+	heap        []int
+	muIdx       []int
+	reservedM   int
+	reservedNnz int
+	muVal       []float64
+}
+
+// numUpdates is the number of basis updates since the last factorization.
+func (f *luFactor) numUpdates() int { return f.nUpdates }
+
+// etaNonzeros is the number of nonzeros the updates added (row etas and U columns).
+func (f *luFactor) etaNonzeros() int { return len(f.etaIdx) + f.uGrowth }
+
+func growInts(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n)
+	}
+	return s[:n]
+}
+
+func growFloats(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+func growBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// reserve allocates the factorization's arrays for an m×m basis with about nnz entries
+// in a handful of blocks, so that a solve of a small LP does not spend its time in the
+// allocator (the arrays grow later only if a factorization fills in beyond these sizes).
+func (f *luFactor) reserve(m, nnz int) {
+	if f.reservedM == m && f.reservedNnz >= nnz {
+		return
+	}
+	// Room for bases denser than this one (the first is usually the slack basis).
+	nnz = max(2*nnz, 4*m)
+	f.reservedM, f.reservedNnz = m, nnz
+	ints := make([]int, 40*m+64)
+	take := func(n int) []int {
+		s := ints[:0:n]
+		ints = ints[n:]
+		return s
+	}
+	for _, p := range []*[]int{&f.cStart, &f.cLen, &f.cCap, &f.rStart, &f.rLen, &f.rCap, &f.mark,
+		&f.colNext, &f.colPrev, &f.rowNext, &f.rowPrev, &f.stepRow, &f.stepCol, &f.lPiv,
+		&f.rowOfPos, &f.lOrder, &f.lPivIdx, &f.lEtaOf, &f.uPos, &f.urStart, &f.urLen, &f.urCap,
+		&f.ucStart, &f.ucLen, &f.posScratch, &f.singularPos, &f.singularRow, &f.heap, &f.muIdx,
+		&f.spikeIdx} {
+		*p = take(m)
+	}
+	for _, p := range []*[]int{&f.colHead, &f.rowHead, &f.uTmpStart, &f.lStart, &f.lrStart} {
+		*p = take(m + 1)
+	}
+	// U's order gets one entry per update, the row etas one each: room for m updates
+	// (appends reallocate beyond).
+	f.uOrder = take(2*m + 16)
+	f.etaPiv = take(m + 16)
+	f.etaStart = take(m + 17)
+	floats := make([]float64, 5*m)
+	takeF := func(n int) []float64 {
+		s := floats[:0:n]
+		floats = floats[n:]
+		return s
+	}
+	f.colMaxVal, f.stepPiv, f.uDiag, f.wVal, f.spikeVal = takeF(m), takeF(m), takeF(m), takeF(m)[:m], takeF(m)
+	bools := make([]bool, 3*m)
+	f.colDone, f.rowDone, f.smark = bools[:0:m], bools[m:m:2*m], bools[2*m:3*m]
+	// Pools: entries of B with room for fill-in and updates (they grow if needed).
+	sizes := []int{
+		(nnz + luInitialSpare*m) * 3 / 2, // cIdx (kernel columns, relocated on fill-in)
+		nnz + (luInitialSpare+2)*m,       // rIdx (kernel row patterns)
+		nnz + m,                          // uTmpIdx
+		nnz + m,                          // lIdx
+		nnz + (ftSpare+4)*m,              // urIdx (U rows, room for update entries)
+		2*nnz + 4*m,                      // ucIdx (U columns, spikes appended)
+		nnz + m,                          // lrIdx
+		4 * m,                            // etaIdx
+	}
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	pi := make([]int, total)
+	pf := make([]float64, total-sizes[1])
+	ip, fp := 0, 0
+	for k, p := range []*[]int{&f.cIdx, &f.rIdx, &f.uTmpIdx, &f.lIdx, &f.urIdx, &f.ucIdx, &f.lrIdx, &f.etaIdx} {
+		*p = pi[ip : ip : ip+sizes[k]]
+		ip += sizes[k]
+	}
+	for k, p := range []*[]float64{&f.cVal, nil, &f.uTmpVal, &f.lVal, &f.urVal, &f.ucVal, &f.lrVal, &f.etaVal} {
+		if p == nil {
+			continue
+		}
+		*p = pf[fp : fp : fp+sizes[k]]
+		fp += sizes[k]
+	}
+}
+
+// factorize computes B = LU for the basis whose position k holds variable basic[k]
+// (variables ≥ n are logicals: column e_{v−n}). It returns the number of positions whose
+// column was linearly dependent; those positions are now the logicals of singularRow
+// (singularPos[i] gets row singularRow[i]) and the caller must update its basis to match.
+// After the call rowOfPos[k] is the row (new position) of old position k.
+func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
+	f.m = m
+	nnz := 0
+	for _, v := range basic {
+		if v >= n {
+			nnz++
+		} else {
+			nnz += a.start[v+1] - a.start[v]
+		}
+	}
+	f.reserve(m, nnz)
+	f.load(n, a, basic)
+	f.initLists()
+	// Size the elimination record once (appends below then never reallocate in the
+	// common case): m steps, and L and U together about as many entries as B.
+	if cap(f.stepRow) < m {
+		f.stepRow, f.stepCol, f.stepPiv = make([]int, 0, m), make([]int, 0, m), make([]float64, 0, m)
+		f.uTmpStart, f.lPiv, f.lStart = make([]int, 0, m+1), make([]int, 0, m), make([]int, 0, m+1)
+	}
+	if nb := len(f.cIdx); cap(f.uTmpIdx) < nb {
+		f.uTmpIdx, f.uTmpVal = make([]int, 0, nb), make([]float64, 0, nb)
+		f.lIdx, f.lVal = make([]int, 0, nb), make([]float64, 0, nb)
+	}
+	f.stepRow, f.stepCol, f.stepPiv = f.stepRow[:0], f.stepCol[:0], f.stepPiv[:0]
+	f.uTmpStart = append(f.uTmpStart[:0], 0)
+	f.uTmpIdx, f.uTmpVal = f.uTmpIdx[:0], f.uTmpVal[:0]
+	f.lPiv, f.lIdx, f.lVal = f.lPiv[:0], f.lIdx[:0], f.lVal[:0]
+	f.lStart = append(f.lStart[:0], 0)
+
+	for len(f.stepRow) < m {
+		r, c := f.findPivot()
+		if r < 0 {
+			break
+		}
+		f.eliminate(r, c)
+	}
+
+	// Repair: pair every unpivoted position with an unpivoted row and pivot the row's
+	// logical there. Its column is e_r, untouched by L (row r was never a pivot row) and
+	// with no entries in earlier U rows once the dependent column's U entries are dropped.
+	f.singularPos, f.singularRow = f.singularPos[:0], f.singularRow[:0]
+	if len(f.stepRow) < m {
+		for k := 0; k < m; k++ {
+			if !f.colDone[k] {
+				f.singularPos = append(f.singularPos, k)
+			}
+		}
+		for i := 0; i < m; i++ {
+			if !f.rowDone[i] {
+				f.singularRow = append(f.singularRow, i)
+			}
+		}
+		for t, k := range f.singularPos {
+			r := f.singularRow[t]
+			f.stepRow = append(f.stepRow, r)
+			f.stepCol = append(f.stepCol, k)
+			f.stepPiv = append(f.stepPiv, 1)
+			f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
+		}
+	}
+	f.build()
+	return len(f.singularPos)
+}
+
+// load copies B into the active-submatrix storage.
+func (f *luFactor) load(n int, a *sparseMatrix, basic []int) {
+	m := f.m
+	f.cStart = growInts(f.cStart, m)
+	f.cLen = growInts(f.cLen, m)
+	f.cCap = growInts(f.cCap, m)
+	f.rStart = growInts(f.rStart, m)
+	f.rLen = growInts(f.rLen, m)
+	f.rCap = growInts(f.rCap, m)
+	f.colMaxVal = growFloats(f.colMaxVal, m)
+	f.colDone = growBools(f.colDone, m)
+	f.rowDone = growBools(f.rowDone, m)
+	f.mark = growInts(f.mark, m)
+	clear(f.mark)
+	clear(f.rLen)
+
+	need := luInitialSpare * m
+	for _, v := range basic {
+		if v >= n {
+			need++
+		} else {
+			need += a.start[v+1] - a.start[v]
+		}
+	}
+	if need += need / 2; cap(f.cIdx) < need {
+		f.cIdx = make([]int, 0, need)
+		f.cVal = make([]float64, 0, need)
+	}
+	f.cIdx, f.cVal = f.cIdx[:0], f.cVal[:0]
+	for k, v := range basic {
+		f.cStart[k] = len(f.cIdx)
+		if v >= n {
+			f.cIdx = append(f.cIdx, v-n)
+			f.cVal = append(f.cVal, 1)
+			f.rLen[v-n]++
+		} else {
+			for p := a.start[v]; p < a.start[v+1]; p++ {
+				f.cIdx = append(f.cIdx, a.index[p])
+				f.cVal = append(f.cVal, a.value[p])
+				f.rLen[a.index[p]]++
+			}
+		}
+		f.cLen[k] = len(f.cIdx) - f.cStart[k]
+		f.cCap[k] = f.cLen[k] + luInitialSpare
+		for range luInitialSpare {
+			f.cIdx = append(f.cIdx, 0)
+			f.cVal = append(f.cVal, 0)
+		}
+		f.colMaxVal[k] = -1
+	}
+	total := 0
+	for i := 0; i < m; i++ {
+		f.rStart[i] = total
+		f.rCap[i] = f.rLen[i] + luInitialSpare
+		total += f.rCap[i]
+		f.rLen[i] = 0
+	}
+	f.rIdx = growInts(f.rIdx, total)
+	for k := 0; k < m; k++ {
+		for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
+			i := f.cIdx[p]
+			f.rIdx[f.rStart[i]+f.rLen[i]] = k
+			f.rLen[i]++
+		}
+	}
+}
+
+func (f *luFactor) initLists() {
+	m := f.m
+	f.colHead = growInts(f.colHead, m+1)
+	f.rowHead = growInts(f.rowHead, m+1)
+	f.colNext = growInts(f.colNext, m)
+	f.colPrev = growInts(f.colPrev, m)
+	f.rowNext = growInts(f.rowNext, m)
+	f.rowPrev = growInts(f.rowPrev, m)
+	for i := range f.colHead {
+		f.colHead[i] = -1
+		f.rowHead[i] = -1
+	}
+	for k := m - 1; k >= 0; k-- {
+		f.colInsert(k)
+	}
+	for i := m - 1; i >= 0; i-- {
+		f.rowInsert(i)
+	}
+}
+
+// colInsert puts column k into the list of its count; a column with no entries left is
+// structurally dependent and is set aside (it stays unpivoted).
+func (f *luFactor) colInsert(k int) {
+	c := f.cLen[k]
+	if c == 0 {
+		f.colNext[k], f.colPrev[k] = -2, -2
+		return
+	}
+	h := f.colHead[c]
+	f.colNext[k] = h
+	f.colPrev[k] = -1
+	if h >= 0 {
+		f.colPrev[h] = k
+	}
+	f.colHead[c] = k
+}
+
+func (f *luFactor) colRemove(k int) {
+	if f.colNext[k] == -2 {
+		return
+	}
+	next, prev := f.colNext[k], f.colPrev[k]
+	if prev >= 0 {
+		f.colNext[prev] = next
+	} else {
+		f.colHead[f.cLen[k]] = next
+	}
+	if next >= 0 {
+		f.colPrev[next] = prev
+	}
+	f.colNext[k], f.colPrev[k] = -2, -2
+}
+
+func (f *luFactor) rowInsert(i int) {
+	c := f.rLen[i]
+	if c == 0 {
+		f.rowNext[i], f.rowPrev[i] = -2, -2
+		return
+	}
+	h := f.rowHead[c]
+	f.rowNext[i] = h
+	f.rowPrev[i] = -1
+	if h >= 0 {
+		f.rowPrev[h] = i
+	}
+	f.rowHead[c] = i
+}
+
+func (f *luFactor) rowRemove(i int) {
+	if f.rowNext[i] == -2 {
+		return
+	}
+	next, prev := f.rowNext[i], f.rowPrev[i]
+	if prev >= 0 {
+		f.rowNext[prev] = next
+	} else {
+		f.rowHead[f.rLen[i]] = next
+	}
+	if next >= 0 {
+		f.rowPrev[next] = prev
+	}
+	f.rowNext[i], f.rowPrev[i] = -2, -2
+}
+
+func (f *luFactor) colMax(k int) float64 {
+	if v := f.colMaxVal[k]; v >= 0 {
+		return v
+	}
+	mx := 0.0
+	for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
+		if a := math.Abs(f.cVal[p]); a > mx {
+			mx = a
+		}
+	}
+	f.colMaxVal[k] = mx
+	return mx
+}
+
+// dropColumn removes a numerically zero column from the active submatrix; it stays
+// unpivoted and is replaced by a logical in the repair step.
+func (f *luFactor) dropColumn(k int) {
+	f.colRemove(k)
+	for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
+		i := f.cIdx[p]
+		f.rowRemove(i)
+		f.rowPatternDelete(i, k)
+		f.rowInsert(i)
+	}
+	f.cLen[k] = 0
+	f.colNext[k], f.colPrev[k] = -2, -2
+}
+
+func (f *luFactor) rowPatternDelete(i, k int) {
+	s, e := f.rStart[i], f.rStart[i]+f.rLen[i]
+	for p := s; p < e; p++ {
+		if f.rIdx[p] == k {
+			f.rIdx[p] = f.rIdx[e-1]
+			f.rLen[i]--
+			return
+		}
+	}
+}
+
+// findValue returns the position in the column pool of entry (i, k), or -1.
+func (f *luFactor) findValue(i, k int) int {
+	for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
+		if f.cIdx[p] == i {
+			return p
+		}
+	}
+	return -1
+}
+
+// findPivot is the Markowitz search of Suhl & Suhl: columns and rows by increasing count,
+// merit (r−1)(c−1), threshold partial pivoting within the column, stopping after
+// luSearchLimit candidates or when no unexamined entry can beat the best merit.
+func (f *luFactor) findPivot() (int, int) {
+	bestR, bestC := -1, -1
+	bestMerit := math.MaxInt
+	bestAbs := 0.0
+	searched := 0
+	for cnt := 1; cnt <= f.m; cnt++ {
+		for k := f.colHead[cnt]; k >= 0; {
+			next := f.colNext[k]
+			cmax := f.colMax(k)
+			if cmax < luAbsPivotTol {
+				f.dropColumn(k)
+				k = next
+				continue
+			}
+			thr := luThreshold * cmax
+			for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
+				v := math.Abs(f.cVal[p])
+				if v < thr || v < luAbsPivotTol {
+					continue
+				}
+				i := f.cIdx[p]
+				merit := (f.rLen[i] - 1) * (cnt - 1)
+				if merit < bestMerit || (merit == bestMerit && v > bestAbs) {
+					bestR, bestC, bestMerit, bestAbs = i, k, merit, v
+				}
+			}
+			searched++
+			if bestR >= 0 && (searched >= luSearchLimit || bestMerit <= (cnt-1)*(cnt-1)) {
+				return bestR, bestC
+			}
+			k = next
+		}
+		for i := f.rowHead[cnt]; i >= 0; i = f.rowNext[i] {
+			for q := f.rStart[i]; q < f.rStart[i]+f.rLen[i]; q++ {
+				k := f.rIdx[q]
+				p := f.findValue(i, k)
+				if p < 0 {
+					continue
+				}
+				v := math.Abs(f.cVal[p])
+				cmax := f.colMax(k)
+				if v < luThreshold*cmax || v < luAbsPivotTol {
+					continue
+				}
+				merit := (cnt - 1) * (f.cLen[k] - 1)
+				if merit < bestMerit || (merit == bestMerit && v > bestAbs) {
+					bestR, bestC, bestMerit, bestAbs = i, k, merit, v
+				}
+			}
+			searched++
+			if bestR >= 0 && (searched >= luSearchLimit || bestMerit <= cnt*(cnt-1)) {
+				return bestR, bestC
+			}
+		}
+		if bestR >= 0 && bestMerit <= cnt*cnt {
+			return bestR, bestC
+		}
+	}
+	return bestR, bestC
+}
+
+// colAppend adds entry (i, v) to column k, moving the column to the end of the pool when
+// it has no room left.
+func (f *luFactor) colAppend(k, i int, v float64) {
+	if f.cLen[k] == f.cCap[k] {
+		s, l := f.cStart[k], f.cLen[k]
+		ns := len(f.cIdx)
+		nc := 2*l + luInitialSpare
+		f.cIdx = append(f.cIdx, f.cIdx[s:s+l]...)
+		f.cVal = append(f.cVal, f.cVal[s:s+l]...)
+		for range nc - l {
+			f.cIdx = append(f.cIdx, 0)
+			f.cVal = append(f.cVal, 0)
+		}
+		f.cStart[k], f.cCap[k] = ns, nc
+	}
+	p := f.cStart[k] + f.cLen[k]
+	f.cIdx[p] = i
+	f.cVal[p] = v
+	f.cLen[k]++
+}
+
+func (f *luFactor) rowAppend(i, k int) {
+	if f.rLen[i] == f.rCap[i] {
+		s, l := f.rStart[i], f.rLen[i]
+		ns := len(f.rIdx)
+		nc := 2*l + luInitialSpare
+		f.rIdx = append(f.rIdx, f.rIdx[s:s+l]...)
+		for range nc - l {
+			f.rIdx = append(f.rIdx, 0)
+		}
+		f.rStart[i], f.rCap[i] = ns, nc
+	}
+	f.rIdx[f.rStart[i]+f.rLen[i]] = k
+	f.rLen[i]++
+}
+
+// eliminate pivots on entry (r, c): the rest of column c becomes an L eta, row r becomes
+// a U row, and the active submatrix gets the rank-one update with its fill-in.
+func (f *luFactor) eliminate(r, c int) {
+	pp := f.findValue(r, c)
+	piv := f.cVal[pp]
+	f.colRemove(c)
+	f.colDone[c] = true
+	f.rowRemove(r)
+	f.rowDone[r] = true
+
+	// L eta from column c; c leaves the patterns of its rows.
+	ls := len(f.lIdx)
+	for p := f.cStart[c]; p < f.cStart[c]+f.cLen[c]; p++ {
+		i := f.cIdx[p]
+		if i == r {
+			continue
+		}
+		f.lIdx = append(f.lIdx, i)
+		f.lVal = append(f.lVal, f.cVal[p]/piv)
+		f.rowRemove(i)
+		f.rowPatternDelete(i, c)
+	}
+	le := len(f.lIdx)
+	if le > ls {
+		f.lPiv = append(f.lPiv, r)
+		f.lStart = append(f.lStart, le)
+	}
+	f.cLen[c] = 0
+
+	// U row from row r; update each of its columns.
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		k := f.rIdx[q]
+		if k == c {
+			continue
+		}
+		p := f.findValue(r, k)
+		if p < 0 {
+			continue
+		}
+		v := f.cVal[p]
+		// remove (r, k) from column k
+		last := f.cStart[k] + f.cLen[k] - 1
+		f.cIdx[p], f.cVal[p] = f.cIdx[last], f.cVal[last]
+		f.colRemove(k)
+		f.cLen[k]--
+		f.uTmpIdx = append(f.uTmpIdx, k)
+		f.uTmpVal = append(f.uTmpVal, v)
+		if le > ls {
+			s := f.cStart[k]
+			for p := s; p < s+f.cLen[k]; p++ {
+				f.mark[f.cIdx[p]] = p - s + 1
+			}
+			for t := ls; t < le; t++ {
+				i := f.lIdx[t]
+				if off := f.mark[i]; off > 0 {
+					f.cVal[f.cStart[k]+off-1] -= f.lVal[t] * v
+				} else {
+					f.colAppend(k, i, -f.lVal[t]*v)
+					f.rowAppend(i, k)
+				}
+			}
+			for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
+				f.mark[f.cIdx[p]] = 0
+			}
+		}
+		f.colMaxVal[k] = -1
+		f.colInsert(k)
+	}
+	f.rLen[r] = 0
+	for t := ls; t < le; t++ {
+		f.rowInsert(f.lIdx[t])
+	}
+	f.stepRow = append(f.stepRow, r)
+	f.stepCol = append(f.stepCol, c)
+	f.stepPiv = append(f.stepPiv, piv)
+	f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
+}

@@ -1,0 +1,38 @@
+package simplex_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/coraopt/coraopt/internal/testmodels"
+	"github.com/coraopt/coraopt/model/mps"
+	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib"
+	"github.com/coraopt/coraopt/solvers/simplex"
+)
+
+// TestNetlib runs the shared Netlib set: every feasible LP to its reference objective
+// (1e-6 relative) with the primal point and the dual certificate checked at 1e-7, every
+// infeasible and unbounded LP to its status. Each model has the set's time limit as a
+// safety net; greenbea and 80bau3b run without -short.
+func TestNetlib(t *testing.T) {
+	netlib.Run(t, func() solvers.Solver { return simplex.New() }, netlib.Config{Duals: true, FeasTol: 1e-7, DualTol: 1e-7})
+}
+
+// TestNetlibQPRejected: primal1 is a Maros–Mészáros QP, which the simplex rejects; its
+// linear part alone is unbounded, which the simplex proves.
+func TestNetlibQPRejected(t *testing.T) {
+	p, err := mps.ReadFile(testmodels.Path(t, "primal1.mps"), mps.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := simplex.New().Solve(context.Background(), p, solvers.Options{}); !errors.Is(err, simplex.ErrNotLP) {
+		t.Fatalf("the QP was not rejected: %v", err)
+	}
+	p.QStart, p.QIndex, p.QValue = nil, nil, nil
+	sol, err := simplex.New().Solve(context.Background(), p, solvers.Options{IterationLimit: 100000})
+	if err != nil || sol.Status != solvers.Unbounded {
+		t.Fatalf("linear part of primal1: %v %v, want unbounded", sol.Status, err)
+	}
+}

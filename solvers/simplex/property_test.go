@@ -1,0 +1,374 @@
+package simplex_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/model/modeltest"
+	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/simplex"
+	"github.com/coraopt/coraopt/solvers/solvertest"
+)
+
+// strict are the tolerances of the property tests: rows, bounds, dual signs and the
+// duality gap all within 1e-7 (relative to max(1, |value|)).
+var strict = solvertest.Tolerances{Obj: 1e-7, Feas: 1e-7, Dual: 1e-7}
+
+// randomBoundedLP draws a small LP that is feasible and bounded by construction: a point
+// x0 satisfies every row and bound, and costs c = Aᵀy0 + d0 with multipliers whose signs
+// match the row and column types, so (y0, d0) is dual feasible. It returns the LP and the
+// dual objective of (y0, d0), a lower bound (upper for a maximization) on the optimum.
+func randomBoundedLP(t *rapid.T) (*model.Problem, float64) {
+	n := rapid.IntRange(1, 14).Draw(t, "n")
+	m := rapid.IntRange(0, 12).Draw(t, "m")
+	density := rapid.SampledFrom([]float64{0.25, 0.5, 0.9}).Draw(t, "density")
+	p := &model.Problem{Name: "random", Sense: model.Minimize}
+	if rapid.Bool().Draw(t, "max") {
+		p.Sense = model.Maximize
+	}
+	p.Offset = float64(rapid.IntRange(-3, 3).Draw(t, "offset"))
+	dense := make([][]float64, m)
+	for i := range dense {
+		dense[i] = make([]float64, n)
+		for j := range dense[i] {
+			if rapid.Float64Range(0, 1).Draw(t, "nz") < density {
+				dense[i][j] = float64(rapid.IntRange(-6, 6).Draw(t, "a"))
+			}
+		}
+	}
+	x0 := make([]float64, n)
+	d0 := make([]float64, n)
+	for j := range x0 {
+		x0[j] = float64(rapid.IntRange(-4, 4).Draw(t, "x0"))
+		lo, up := x0[j]-float64(rapid.IntRange(0, 3).Draw(t, "dl")), x0[j]+float64(rapid.IntRange(0, 3).Draw(t, "du"))
+		switch rapid.IntRange(0, 4).Draw(t, "coltype") {
+		case 0: // boxed (possibly fixed)
+			d0[j] = float64(rapid.IntRange(-3, 3).Draw(t, "d0"))
+		case 1:
+			up = math.Inf(1)
+			d0[j] = float64(rapid.IntRange(0, 3).Draw(t, "d0"))
+		case 2:
+			lo = math.Inf(-1)
+			d0[j] = -float64(rapid.IntRange(0, 3).Draw(t, "d0"))
+		case 3:
+			lo, up = math.Inf(-1), math.Inf(1)
+		case 4:
+			lo, up = x0[j], x0[j]
+			d0[j] = float64(rapid.IntRange(-3, 3).Draw(t, "d0"))
+		}
+		p.ColLower = append(p.ColLower, lo)
+		p.ColUpper = append(p.ColUpper, up)
+	}
+	y0 := make([]float64, m)
+	for i := range m {
+		ax := 0.0
+		for j := range n {
+			ax += dense[i][j] * x0[j]
+		}
+		lo, up := ax-float64(rapid.IntRange(0, 2).Draw(t, "rl")), ax+float64(rapid.IntRange(0, 2).Draw(t, "ru"))
+		switch rapid.IntRange(0, 4).Draw(t, "rowtype") {
+		case 0: // ranged or equality
+			y0[i] = float64(rapid.IntRange(-3, 3).Draw(t, "y0"))
+		case 1: // ≥
+			up = math.Inf(1)
+			y0[i] = float64(rapid.IntRange(0, 3).Draw(t, "y0"))
+		case 2: // ≤
+			lo = math.Inf(-1)
+			y0[i] = -float64(rapid.IntRange(0, 3).Draw(t, "y0"))
+		case 3: // free row
+			lo, up = math.Inf(-1), math.Inf(1)
+		case 4:
+			lo, up = ax, ax
+			y0[i] = float64(rapid.IntRange(-3, 3).Draw(t, "y0"))
+		}
+		p.RowLower = append(p.RowLower, lo)
+		p.RowUpper = append(p.RowUpper, up)
+	}
+	p.AStart = []int{0}
+	for j := range n {
+		c := d0[j]
+		for i := range m {
+			if a := dense[i][j]; a != 0 {
+				p.AIndex = append(p.AIndex, i)
+				p.AValue = append(p.AValue, a)
+				c += a * y0[i]
+			}
+		}
+		p.AStart = append(p.AStart, len(p.AIndex))
+		p.ColCost = append(p.ColCost, float64(p.Sense)*c)
+	}
+	// Dual objective of (y0, d0) in the minimization form, then in p's sense.
+	bound := 0.0
+	pick := func(lam, lo, up float64) float64 {
+		switch {
+		case lam > 0:
+			return lam * lo
+		case lam < 0:
+			return lam * up
+		}
+		return 0
+	}
+	for i := range m {
+		bound += pick(y0[i], p.RowLower[i], p.RowUpper[i])
+	}
+	for j := range n {
+		bound += pick(d0[j], p.ColLower[j], p.ColUpper[j])
+	}
+	bound = float64(p.Sense)*bound + p.Offset
+	if err := p.Validate(); err != nil {
+		t.Fatalf("generator: %v", err)
+	}
+	return p, bound
+}
+
+// TestPropertyOptimal: on random feasible bounded LPs every configuration of the solver
+// returns an optimum whose x satisfies every row and bound within 1e-7 and whose own duals
+// are dual feasible with a zero duality gap (strong duality), which proves optimality;
+// the optimum is also no worse than the constructed dual bound.
+func TestPropertyOptimal(t *testing.T) {
+	configs := map[string]*simplex.Solver{
+		"default":    simplex.New(),
+		"nopresolve": {NoPresolve: true},
+		"noscaling":  {NoScaling: true},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		p, bound := randomBoundedLP(t)
+		var objs []float64
+		for name, s := range configs {
+			sol, err := s.Solve(context.Background(), p, solvers.Options{IterationLimit: 10000})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if sol.Status != solvers.Optimal {
+				t.Fatalf("%s: status %v, want optimal", name, sol.Status)
+			}
+			if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if float64(p.Sense)*(sol.Objective-bound) < -1e-7*math.Max(1, math.Abs(bound)) {
+				t.Fatalf("%s: objective %.10g beats the dual bound %.10g", name, sol.Objective, bound)
+			}
+			objs = append(objs, sol.Objective)
+		}
+		for _, z := range objs[1:] {
+			if math.Abs(z-objs[0]) > 1e-7*math.Max(1, math.Abs(objs[0])) {
+				t.Fatalf("configurations disagree: %v", objs)
+			}
+		}
+	})
+}
+
+// TestPropertyWarmStart: the basis an optimal solve returns is optimal for the same
+// problem (a warm start from it takes no iteration), and after the costs change a warm
+// start reaches the same optimum as a cold solve.
+func TestPropertyWarmStart(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, _ := randomBoundedLP(t)
+		s := simplex.New()
+		cold, err := s.Solve(context.Background(), p, solvers.Options{})
+		if err != nil || cold.Status != solvers.Optimal {
+			t.Fatalf("cold solve: %v %v", cold.Status, err)
+		}
+		if cold.Basis == nil {
+			t.Fatal("no basis")
+		}
+		again, err := s.Solve(context.Background(), p, solvers.Options{WarmStart: cold.Basis})
+		if err != nil || again.Status != solvers.Optimal {
+			t.Fatalf("warm re-solve: %v %v", again.Status, err)
+		}
+		if again.Iterations != 0 {
+			t.Fatalf("warm re-solve from the optimal basis took %d iterations\n%+v\n%+v\n%+v\n%+v", again.Iterations, p, cold.Basis, cold, again)
+		}
+		if math.Abs(again.Objective-cold.Objective) > 1e-7*math.Max(1, math.Abs(cold.Objective)) {
+			t.Fatalf("warm re-solve objective %g, cold %g", again.Objective, cold.Objective)
+		}
+		// Perturb the costs (the dual feasible construction is lost, so the LP may now be
+		// unbounded; both solves must agree on that too).
+		q := p.Clone()
+		for j := range q.ColCost {
+			q.ColCost[j] += float64(rapid.IntRange(-2, 2).Draw(t, "dc"))
+		}
+		coldQ, err1 := s.Solve(context.Background(), q, solvers.Options{})
+		warmQ, err2 := s.Solve(context.Background(), q, solvers.Options{WarmStart: cold.Basis})
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%v %v", err1, err2)
+		}
+		if coldQ.Status != warmQ.Status {
+			t.Fatalf("cold %v, warm %v", coldQ.Status, warmQ.Status)
+		}
+		if coldQ.Status == solvers.Optimal {
+			if math.Abs(warmQ.Objective-coldQ.Objective) > 1e-7*math.Max(1, math.Abs(coldQ.Objective)) {
+				t.Fatalf("warm objective %.10g, cold %.10g", warmQ.Objective, coldQ.Objective)
+			}
+			if err := solvertest.CheckLPCertificate(q, warmQ, strict); err != nil {
+				t.Fatalf("warm: %v", err)
+			}
+		}
+	})
+}
+
+// TestPropertyBadlyScaled: the same LPs with rows and columns rescaled by powers of ten
+// between 1e-3 and 1e3 (so the matrix spans twelve orders of magnitude) still meet the
+// 1e-7 certificate, with and without the solver's own scaling.
+func TestPropertyBadlyScaled(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, _ := randomBoundedLP(t)
+		for i := range p.NumRows() {
+			s := math.Pow(10, float64(rapid.IntRange(-3, 3).Draw(t, "rowscale")))
+			p.RowLower[i] *= s
+			p.RowUpper[i] *= s
+			for j := range p.NumCols() {
+				for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+					if p.AIndex[k] == i {
+						p.AValue[k] *= s
+					}
+				}
+			}
+		}
+		for j := range p.NumCols() {
+			s := math.Pow(10, float64(rapid.IntRange(-3, 3).Draw(t, "colscale")))
+			for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+				p.AValue[k] *= s
+			}
+			p.ColCost[j] *= s
+			p.ColLower[j] /= s
+			p.ColUpper[j] /= s
+		}
+		for _, s := range []*simplex.Solver{simplex.New(), {NoScaling: true}} {
+			sol, err := s.Solve(context.Background(), p, solvers.Options{IterationLimit: 10000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sol.Status != solvers.Optimal {
+				t.Fatalf("scaling=%v: status %v", !s.NoScaling, sol.Status)
+			}
+			if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
+				t.Fatalf("scaling=%v: %v\n%+v\n%+v", !s.NoScaling, err, p, sol)
+			}
+			if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
+				t.Fatalf("scaling=%v: %v", !s.NoScaling, err)
+			}
+		}
+	})
+}
+
+// TestPropertyModeltest runs the solver on the shared random problems of
+// model/modeltest: planted-feasible boxed LPs (which have an optimum) with integral data
+// at the strict tolerances and with magnitudes across [1e-6, 1e6], and arbitrary LPs, on
+// which every configuration must reach the same status and every optimum must carry a
+// valid certificate.
+//
+// With magnitudes from 1e-6 to 1e6 the optimum can depend on slacks below the
+// tolerances (a coefficient of 1e-6 turns a bound violation of 1e-9 into a different
+// objective), so there each configuration only has to prove its own answer. The planted
+// point also gets a margin: modeltest places row bounds exactly at A·x0, and an LP whose
+// only feasible points lie within rounding of one vertex (1e6·x1 + 1e-6·x2 = 1e6 + 1e-6
+// with x ≤ 1) is feasible or not depending on which variable carries the rounding, so
+// every row and column range widens by 1e-5 relative. Only the default configuration
+// runs on these: without presolve a fixed column's 1e7 contribution to a row stays in the
+// factorized system and its rounding lands on some other equality row, and without
+// scaling the tolerances mean nothing across twelve orders of magnitude. The certificate's complementary-slackness measure is
+// |d_j|·(distance to the other bound), which multiplies a reduced cost at noise level
+// (1e-12, a 1e-6 coefficient times a dual) by column ranges up to 2e6, so the objective
+// tolerance is 1e-4 there while rows, bounds and dual signs keep 1e-6.
+func TestPropertyModeltest(t *testing.T) {
+	configs := []*simplex.Solver{simplex.New(), {NoPresolve: true}, {NoScaling: true}}
+	cases := []struct {
+		name string
+		cfg  modeltest.Config
+		tol  solvertest.Tolerances
+		wide bool
+	}{
+		{"integral", modeltest.Config{MaxCols: 10, MaxRows: 8, Feasible: true, Boxed: true, Integral: true, Names: modeltest.NamesNone}, strict, false},
+		{"wide magnitudes", modeltest.Config{MaxCols: 10, MaxRows: 8, Feasible: true, Boxed: true, Names: modeltest.NamesNone},
+			solvertest.Tolerances{Obj: 1e-4, Feas: 1e-6, Dual: 1e-6}, true},
+		{"any", modeltest.Config{MaxCols: 8, MaxRows: 8, Integral: true, Names: modeltest.NamesNone}, strict, false},
+	}
+	widen := func(lo, up []float64) {
+		for i := range lo {
+			if lo[i] != up[i] {
+				lo[i] -= 1e-5 * math.Max(1, math.Abs(lo[i]))
+				up[i] += 1e-5 * math.Max(1, math.Abs(up[i]))
+			}
+		}
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rapid.Check(t, func(t *rapid.T) {
+				p := modeltest.Problem(t, tc.cfg)
+				if tc.wide {
+					widen(p.RowLower, p.RowUpper)
+					widen(p.ColLower, p.ColUpper)
+				}
+				var first *solvers.Solution
+				for k, s := range configs {
+					if k > 0 && tc.wide {
+						continue // the default configuration only (see above)
+					}
+					sol, err := s.Solve(context.Background(), p, solvers.Options{IterationLimit: 10000})
+					if err != nil {
+						t.Fatalf("config %d: %v", k, err)
+					}
+					if tc.cfg.Feasible && sol.Status != solvers.Optimal {
+						t.Fatalf("config %d: status %v on a feasible boxed LP\n%+v", k, sol.Status, p)
+					}
+					if sol.Status == solvers.Optimal {
+						if err := solvertest.CheckPrimal(p, sol, tc.tol); err != nil {
+							t.Fatalf("config %d: %v\n%+v\n%+v", k, err, p, sol)
+						}
+						if err := solvertest.CheckLPCertificate(p, sol, tc.tol); err != nil {
+							t.Fatalf("config %d: %v\nproblem %+v\nsolution %+v", k, err, p, sol)
+						}
+					}
+					if first == nil {
+						first = sol
+						continue
+					}
+					if sol.Status != first.Status {
+						t.Fatalf("config %d: status %v, default %v\n%+v", k, sol.Status, first.Status, p)
+					}
+					// Two configurations may stop at different points that are each feasible
+					// within the tolerance; the objectives then differ by at most the duals
+					// times the slack the tolerance allows.
+					if !tc.wide && sol.Status == solvers.Optimal {
+						allowed := 1e-9*math.Max(1, math.Abs(first.Objective)) + toleranceSlack(p, sol, 1e-7) + toleranceSlack(p, first, 1e-7)
+						if math.Abs(sol.Objective-first.Objective) > allowed {
+							t.Fatalf("config %d: objective %.12g, default %.12g (allowed difference %.3g)", k, sol.Objective, first.Objective, allowed)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// toleranceSlack bounds how much a point feasible within tol (relative, as the
+// certificate checkers measure) can improve the objective over the exact optimum:
+// Σ|y_i|·tol·max(1, |b_i|) + Σ|d_j|·tol·max(1, |β_j|) over the bounds the multipliers select.
+func toleranceSlack(p *model.Problem, sol *solvers.Solution, tol float64) float64 {
+	slack := 0.0
+	bound := func(lam, lo, up float64) float64 {
+		b := lo
+		if float64(p.Sense)*lam < 0 {
+			b = up
+		}
+		if math.IsInf(b, 0) {
+			return 1
+		}
+		return math.Max(1, math.Abs(b))
+	}
+	for i, y := range sol.RowDual {
+		slack += math.Abs(y) * tol * bound(y, p.RowLower[i], p.RowUpper[i])
+	}
+	for j, d := range sol.ReducedCost {
+		slack += math.Abs(d) * tol * bound(d, p.ColLower[j], p.ColUpper[j])
+	}
+	return slack
+}
