@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/verify"
@@ -38,8 +39,11 @@ type verifyInstanceJSON struct {
 	Formulations []string `json:"formulations,omitempty"`
 	Solvers      []string `json:"solvers,omitempty"`
 	// Error is set for a file that is not a valid instance (its checks are then absent).
-	Error    string   `json:"error,omitempty"`
-	Problems []string `json:"problems,omitempty"`
+	Error string `json:"error,omitempty"`
+	// NotInstance is set, with what the file is, for a valid input of another command
+	// (an RDS state file): skipped in a directory, exit 2 on its own.
+	NotInstance string   `json:"not_an_instance,omitempty"`
+	Problems    []string `json:"problems,omitempty"`
 	verify.ReportJSON
 }
 
@@ -55,6 +59,7 @@ type verifySummary struct {
 	Files     int `json:"files"`
 	Verified  int `json:"instances"`
 	Invalid   int `json:"invalid"`
+	Others    int `json:"not_instances"`
 	Checks    int `json:"checks"`
 	Failures  int `json:"failures"`
 	Skipped   int `json:"skipped"`
@@ -188,7 +193,7 @@ func runVerify(ctx context.Context, s Streams, o *verifyOptions, path string) er
 			return runVerifyDir(ctx, s, o, opt, format, path)
 		}
 	}
-	in, err := readInstance(s, path)
+	in, err := readVerifyInput(s, path)
 	if err != nil {
 		return err
 	}
@@ -289,9 +294,12 @@ func runVerifyDir(ctx context.Context, s Streams, o *verifyOptions, opt verify.O
 			break
 		}
 		sum := &out.Summary
-		if one.Error != "" {
+		switch {
+		case one.NotInstance != "":
+			sum.Others++
+		case one.Error != "":
 			sum.Invalid++
-		} else {
+		default:
 			sum.Verified++
 			sum.Checks += one.Counts.Checks
 			sum.Failures += one.Counts.Failed
@@ -328,6 +336,8 @@ func runVerifyDir(ctx context.Context, s Streams, o *verifyOptions, opt verify.O
 		return failed(fmt.Errorf("%s: %d of %d instances have failed checks", dir, sum.FailedIns, sum.Verified))
 	case sum.Invalid > 0:
 		return usageErrf("%s: %d of %d files are not valid instances", dir, sum.Invalid, sum.Files)
+	case sum.Verified == 0:
+		return usageErrf("%s: none of its %d files is a scheduling instance", dir, sum.Files)
 	}
 	return nil
 }
@@ -346,13 +356,15 @@ func verifyFile(ctx context.Context, opt verify.Options, path string) verifyInst
 		}
 		return out
 	}
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return bad(err)
 	}
-	defer f.Close()
-	in, err := sched.Decode(f)
+	in, err := sched.Parse(data)
 	if err != nil {
+		if reason := notAnInstance(data); reason != "" {
+			return verifyInstanceJSON{File: path, NotInstance: reason, ReportJSON: verify.ReportJSON{OK: true, Checks: []verify.CheckJSON{}}}
+		}
 		return bad(err)
 	}
 	rep, err := verify.Instance(ctx, in, opt)
@@ -362,11 +374,54 @@ func verifyFile(ctx context.Context, opt verify.Options, path string) verifyInst
 	return instanceJSON(path, in, opt, rep)
 }
 
+// notAnInstance recognizes files that are valid inputs of another command but not
+// scheduling instances, and says what they are: RDS state files (formulations/rds;
+// coraopt solve --formulation rds). "" when data is not one.
+func notAnInstance(data []byte) string {
+	if _, err := rds.Parse(data); err == nil {
+		return "an RDS state file (formulations/rds), not a scheduling instance: verify its QP with coraopt solve --formulation rds --verify"
+	}
+	return ""
+}
+
+// readVerifyInput decodes and validates the instance at path ("-": standard input). A
+// file that is not an instance is bad input (exit 2): an RDS state file says what it
+// is and how to verify it; any other prints every validation problem on stderr.
+func readVerifyInput(s Streams, path string) (*sched.Instance, error) {
+	r, name, err := openInput(s, path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, usageErr(fmt.Errorf("%s: %w", name, err))
+	}
+	in, err := sched.Parse(data)
+	if err == nil {
+		return in, nil
+	}
+	if reason := notAnInstance(data); reason != "" {
+		return nil, usageErrf("%s: %s", name, reason)
+	}
+	var ve *sched.ValidationError
+	if errors.As(err, &ve) {
+		fmt.Fprintf(s.Err, "coraopt: %s: invalid instance (%d problems)\n", name, len(ve.Problems))
+		for _, p := range ve.Problems {
+			fmt.Fprintln(s.Err, p.String())
+		}
+		return nil, &ExitError{Code: ExitBadUsage}
+	}
+	return nil, usageErr(fmt.Errorf("%s: %w", name, err))
+}
+
 func writeVerifyDirTable(w io.Writer, out verifyDirJSON) error {
 	tw := newTable(w)
 	row(tw, "FILE", "RESULT", "CHECKS", "FAILED", "SKIPPED", "INFO")
 	for _, in := range out.Instances {
 		switch {
+		case in.NotInstance != "":
+			row(tw, in.File, "not an instance", "-", "-", "-", "-")
 		case in.Error != "":
 			row(tw, in.File, "INVALID", "-", "-", "-", "-")
 		default:
@@ -382,6 +437,9 @@ func writeVerifyDirTable(w io.Writer, out verifyDirJSON) error {
 	}
 	var details []string
 	for _, in := range out.Instances {
+		if in.NotInstance != "" {
+			details = append(details, fmt.Sprintf("%s: skipped: %s", in.File, in.NotInstance))
+		}
 		if in.Error != "" {
 			details = append(details, fmt.Sprintf("%s: %s", in.File, strings.Join(append([]string{in.Error}, in.Problems...), "; ")))
 		}
@@ -401,6 +459,9 @@ func writeVerifyDirTable(w io.Writer, out verifyDirJSON) error {
 	line := fmt.Sprintf("\n%d instances, %d checks, %d failures, %d skipped", sum.Verified, sum.Checks, sum.Failures, sum.Skipped)
 	if sum.Invalid > 0 {
 		line += fmt.Sprintf(", %d invalid files", sum.Invalid)
+	}
+	if sum.Others > 0 {
+		line += fmt.Sprintf(", %d files skipped (not scheduling instances)", sum.Others)
 	}
 	if out.Interrupted {
 		line += fmt.Sprintf("; interrupted after %d of %d files", len(out.Instances), sum.Files)
