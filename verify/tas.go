@@ -331,15 +331,6 @@ func isLimitStatus(s solvers.Status) bool {
 	return s == solvers.TimeLimit || s == solvers.IterationLimit
 }
 
-// rebind returns e with its variables taken from m (e was built on a model m cloned).
-func rebind(e model.Expr, m *model.Model) model.Expr {
-	out := model.Const(e.Const)
-	for _, t := range e.Terms {
-		out.AddTerm(m.VarAt(t.Var.Index()), t.Coef)
-	}
-	return out
-}
-
 // infeasible checks a claim that in has no schedule: an independent max-flow must find
 // no schedule either, with a Hall witness whose two sides are recomputed, and every MIP
 // backend (when the MIP is small enough) must find the TAS MIP infeasible — a point it

@@ -79,8 +79,48 @@ violation, or is skipped with the reason (a skipped check is never counted as a 
 
 FILE is an instance (JSON; - for standard input). With a directory, every *.json file
 in it is verified (--recursive: and in its subdirectories), with a progress bar on a
-terminal and a summary line; Ctrl-C stops after the instance in progress and prints
-what finished.
+terminal (none when piped) and a summary line; Ctrl-C stops after the instance in
+progress and prints what finished. RDS state files (coraopt solve --formulation rds)
+are not scheduling instances: on their own they are bad input (exit 2) and the message
+says to use coraopt solve --formulation rds --verify; in a directory they are skipped
+and listed.
+
+What the checks mean (names are <formulation>/<check>):
+  .../shape, nonnegative, capacity, demand, release, max-parallel
+        the schedule against the instance, from its allocation alone: one job per
+        instance job, x >= 0, sum over jobs <= capacity in every slot of every resource,
+        sum over slots >= demand (= demand for CORA), nothing before the release slot,
+        at most max_parallel units per slot. MAX VIOLATION in units of the resource.
+  .../completion, utility, sorted
+        the completion slots, utilities U_i(completion), sorted vector, minimum and sum
+        the schedule reports, recomputed (slots; utility).
+  .../bounds, rows, integrality, row-activity, objective
+        a solver's point against its model: column bounds, Ax recomputed against the row
+        bounds, integer columns integral, reported row activities and objective equal
+        the recomputed ones. The solver's status is shown, never trusted.
+  .../reduced-costs, dual-feasibility, complementary-slackness, duality-gap
+        an LP's optimality certificate from its duals: d = c - A'y, no multiplier with the
+        sign of an infinite bound, every multiplier on an active bound, primal objective
+        = dual objective. For a QP: kkt-stationarity, kkt-dual-feasibility,
+        kkt-complementarity. A backend without duals gets a skipped "dual" check.
+  lexmax-certificate
+        the schedule is the lexicographic max-min optimum, proven by max-flow tests
+        alone (every job saturated at its utility); fails when a better schedule is
+        exhibited, skipped on a stalled layer where saturation does not decide.
+  onion-in-mip, onion-vs-mip, lexmax-methods, backends
+        onion's schedule is a feasible point of the TAS MIP; the MIP's lexmax has the
+        same sorted utility vector; water-filling and exponential weights agree with
+        ordered outcomes; every MIP backend confirms onion's minimum as the max-min level.
+  mapping-structure, mapping-bound
+        Alg. 4's container mapping is well formed, and Theorem 3's bound
+        completion <= T_i + R_i holds (information where its conditions do not).
+  infeasible
+        an instance without a schedule: confirmed by an independent max-flow with a
+        Hall witness (jobs whose demand exceeds what their slots can supply) and the
+        MIP backends.
+  cora/final-vs-exact, final-integrality, backends, linearized-vs-final
+        FINAL's decoded schedule against exact CORA's (first differing position and
+        both values), FINAL's x integral, every LP backend at the same optimum, Lemma 3.
 
 What runs (--formulation):
   auto (default)  tas, and rs when the instance has runtimes and a "robust" block.
@@ -122,9 +162,16 @@ Output: a table on a terminal (CHECK, RESULT, MAX VIOLATION, DETAIL), JSON other
 "ok", "max_violation", "detail", "reason"}]}; for a directory {"ok", "summary",
 "instances": [...]}.
 
-Exit codes: 0 every check held (skipped checks allowed); 1 some check failed, or
-interrupted; 2 bad usage or an invalid instance (with a directory: 1 when any check
-failed, else 2 when some file was not a valid instance).`,
+Exit codes:
+  0  every check held (skipped and informational checks allowed)
+  1  some check failed, or interrupted
+  2  bad usage (unknown --formulation or --solvers name, bad flag value), a missing
+     file, invalid JSON, an invalid instance or an RDS state file; with a directory:
+     1 when any instance has a failed check, else 2 when some file was not a valid
+     instance or none was a scheduling instance.
+
+--max-mip-size 0 removes the limit; MIPs above it skip the MIP checks, saying so.`,
+
 		Example: `  coraopt verify testdata/quickstart.json
   coraopt verify testdata/cora/spread.json --formulation cora
   coraopt verify testdata/instances --formulation all -o json | jq .summary

@@ -207,3 +207,17 @@ func TestVerifyTestdataGolden(t *testing.T) {
 	fmt.Fprintf(&b, "--formulation all:  exit 0: %d, exit 1: %d, exit 2: %d\n", exits[0], exits[1], exits[2])
 	checkGolden(t, filepath.Join("testdata", "verify", "testdata-instances.golden"), b.String())
 }
+
+// TestVerifyHelp: the help teaches the checks, the exit codes and examples.
+func TestVerifyHelp(t *testing.T) {
+	code, stdout, _ := runCLI(context.Background(), "", "verify", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"What the checks mean", "capacity", "duality-gap", "lexmax-certificate", "final-vs-exact",
+		"Exit codes:", "  1  some check failed", "  2  bad usage", "RDS state file", "Examples:", "coraopt verify testdata/quickstart.json"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
