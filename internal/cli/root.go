@@ -125,6 +125,7 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newExportCmd(s, g),
 		newRSCoverageCmd(s, g),
 		newRSDemandsCmd(s, g),
+		newVerifyCmd(s, g),
 		newBenchCmd(s, g),
 	)
 	return root

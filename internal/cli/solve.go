@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -14,8 +13,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coraopt/coraopt/formulations/tas"
+	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/verify"
+	"github.com/coraopt/coraopt/verify/certificate"
 )
 
 type solveOptions struct {
@@ -29,6 +32,7 @@ type solveOptions struct {
 	saturation  string // mip: water-filling saturation test
 	timeLimit   time.Duration
 	gantt       string
+	verify      bool
 	cora        coraOptions
 	rs          rsFlags // --theta, --delta, --bins for --formulation rs
 }
@@ -74,6 +78,10 @@ type solveCheck struct {
 	OK       bool     `json:"ok"`
 	Checked  string   `json:"checked"`
 	Problems []string `json:"problems,omitempty"`
+	// Checks is the verify report (--verify): the schedule's checks, the LP/MIP
+	// certificate of the solver's point, and for onion peeling its max-flow certificate.
+	Checks []verify.CheckJSON `json:"checks,omitempty"`
+	report *verify.Report
 }
 
 // solved is what a formulation's solver hands back to the command.
@@ -93,6 +101,10 @@ type solved struct {
 	decorate func(j int, out *solveJob)
 	checked  string
 	problems []string
+	// problem and solution are the model the solver solved and its point (--method mip:
+	// the last lexmax solve; cora-final, cora-linearized: the LP), certified by --verify.
+	problem  *model.Problem
+	solution *solvers.Solution
 }
 
 // solveJob is one job of the output: its schedule, and what a formulation adds.
@@ -220,6 +232,7 @@ printed as "path: message").`,
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "mip and rds: stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
+	f.BoolVar(&o.verify, "verify", false, "attach the verify checks: the schedule's, the solver point's LP/MIP certificate (mip, cora-final, cora-linearized), onion's max-flow certificate; rds: the QP's KKT residuals (see coraopt verify --help)")
 	addCORAFlags(f, &o.cora)
 	o.rs.register(cmd)
 	return cmd
@@ -275,7 +288,7 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	out := solveResult{
 		Status: "optimal", Formulation: o.formulation, Method: res.method, Solver: res.solver, Exact: res.exact,
 		Instance: in.Name, Horizon: in.Horizon, HorizonSource: in.HorizonSource,
-		Layers: res.layers, Verification: checkSchedule(in, res.schedule), Details: res.details,
+		Layers: res.layers, Verification: checkSchedule(in, res.schedule, o.formulation, res, o.verify), Details: res.details,
 		coraOutput: res.cora,
 	}
 	if res.cora != nil {
@@ -411,72 +424,37 @@ func layersOf(in *sched.Instance, ls []tas.Layer) []solveLayer {
 	return out
 }
 
-// checkSchedule recomputes what a schedule must satisfy from its allocation alone:
-// capacity per resource and slot, each job's demand, release and max_parallel, and the
-// completion slots and utilities it reports. It is the minimal self-check the solve
-// command needs; package verify will replace it with certificates and cross-checks.
-func checkSchedule(in *sched.Instance, s *sched.Schedule) solveCheck {
+// checkSchedule recomputes what a schedule must satisfy from its allocation alone
+// (verify.Schedule: capacity per resource and slot, demand — exactly for the CORA
+// formulations —, release, max_parallel, completion, utility and sorted vector). With
+// --verify it adds the solver point's certificate (verify.Certificate) and, for onion
+// peeling, verify.LexmaxCertificate, and lists every check.
+func checkSchedule(in *sched.Instance, s *sched.Schedule, formulation string, res *solved, all bool) solveCheck {
+	exact := strings.HasPrefix(formulation, "cora")
+	rep := verify.Schedule(in, s, verify.ScheduleOptions{ExactDemand: exact}).Prefixed("schedule")
 	c := solveCheck{Checked: "capacity, demand, release, max_parallel, completion and utility recomputed from the allocation"}
-	add := func(format string, args ...any) {
+	if exact {
+		c.Checked = strings.Replace(c.Checked, "demand", "demand (exactly)", 1)
+	}
+	if all {
+		if res.problem != nil && res.solution != nil {
+			rep.Merge(verify.Certificate(res.problem, res.solution, certificate.Tolerances{}).Prefixed("certificate"))
+			c.Checked += "; the solver's point certified (bounds, rows, integrality, objective; duals where returned)"
+		}
+		if res.method == "onion" {
+			rep.Add(verify.LexmaxCertificate("lexmax-certificate", in, s, 0))
+			c.Checked += "; lexmax optimality by max-flow saturation tests"
+		}
+		js := rep.JSON()
+		c.Checks = js.Checks
+	}
+	for _, f := range rep.Failures() {
 		if len(c.Problems) < 10 {
-			c.Problems = append(c.Problems, fmt.Sprintf(format, args...))
+			c.Problems = append(c.Problems, f.Name+": "+f.Detail)
 		}
 	}
-	if len(s.Jobs) != len(in.Jobs) {
-		add("%d jobs in the schedule, %d in the instance", len(s.Jobs), len(in.Jobs))
-		return c
-	}
-	T := in.Horizon
-	for r, res := range in.Resources {
-		for t := range T {
-			used := 0
-			for j := range s.Jobs {
-				if r < len(s.Jobs[j].Alloc) && t < len(s.Jobs[j].Alloc[r]) {
-					used += s.Jobs[j].Alloc[r][t]
-				}
-			}
-			if used > res.Capacity[t] {
-				add("resource %s, slot %d: %d used, capacity %d", res.Name, t+1, used, res.Capacity[t])
-			}
-		}
-	}
-	for j, job := range in.Jobs {
-		js := &s.Jobs[j]
-		if len(js.Alloc) != len(in.Resources) {
-			add("job %s: allocation for %d resources, instance has %d", job.ID, len(js.Alloc), len(in.Resources))
-			continue
-		}
-		last := 0
-		for r, row := range js.Alloc {
-			got := 0
-			for t, x := range row {
-				switch {
-				case x < 0:
-					add("job %s: %d units of %s in slot %d", job.ID, x, in.Resources[r].Name, t+1)
-				case x > 0 && t+1 < job.Release:
-					add("job %s: holds %s in slot %d before its release %d", job.ID, in.Resources[r].Name, t+1, job.Release)
-				case job.MaxParallel > 0 && x > job.MaxParallel:
-					add("job %s: %d units of %s in slot %d, max_parallel %d", job.ID, x, in.Resources[r].Name, t+1, job.MaxParallel)
-				}
-				if x != 0 {
-					last = max(last, t+1)
-				}
-				got += x
-			}
-			if got < job.Demand[r] {
-				add("job %s: %d units of %s, demand %d", job.ID, got, in.Resources[r].Name, job.Demand[r])
-			}
-		}
-		if last != js.Completion {
-			add("job %s: reported completion %d, allocation ends in slot %d", job.ID, js.Completion, last)
-		}
-		if last > 0 {
-			if u := job.Utility.At(last); u != js.Utility && !(math.IsNaN(u) && math.IsNaN(js.Utility)) {
-				add("job %s: reported utility %g, U(%d) = %g", job.ID, js.Utility, last, u)
-			}
-		}
-	}
-	c.OK = len(c.Problems) == 0
+	c.OK = rep.OK()
+	c.report = &rep
 	return c
 }
 
@@ -526,6 +504,10 @@ func writeSolveTable(w io.Writer, in *sched.Instance, out solveResult) error {
 	row(tw, "verification", check)
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("solve: %w", err)
+	}
+	if out.Verification.Checks != nil && out.Verification.report != nil {
+		fmt.Fprintln(w)
+		return out.Verification.report.WriteTable(w)
 	}
 	return nil
 }

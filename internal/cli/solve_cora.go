@@ -121,7 +121,7 @@ func solveCORALP(ctx context.Context, o *solveOptions, in *sched.Instance,
 	det := coraLPDetails{Model: modelName, Columns: p.NumCols(), Rows: p.NumRows(), Iterations: sol.Iterations,
 		SolveSeconds: sol.WallTime.Seconds(), Numerics: lp.Numerics, Integral: dec.Schedule != nil, Fractionality: dec.MaxFractionality,
 		Quantization: coraQuantization{Scale: u.Scale, MaxError: u.MaxError, Distinct: u.Distinct, Merged: u.Merged, OrderPreserved: u.OrderPreserved}}
-	res := &solved{schedule: dec.Rounded, method: "lp", solver: &name, details: &det, layers: []solveLayer{},
+	res := &solved{schedule: dec.Rounded, method: "lp", solver: &name, details: &det, layers: []solveLayer{}, problem: p, solution: sol,
 		cora: &coraOutput{Objective: &obj, K: &k, Scale: &scale, Warnings: append([]string{}, lp.Warnings...), Fractional: dec.Fractional}}
 	if dec.Schedule == nil {
 		res.schedule.Exact = false

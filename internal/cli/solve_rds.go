@@ -14,6 +14,7 @@ import (
 	"github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/verify"
 )
 
 // defaultRDSSolver is the backend `coraopt solve --formulation rds` uses without --solver.
@@ -24,6 +25,7 @@ type rdsSolveOptions struct {
 	method    string        // "auto" or "rhc"
 	solver    string        // "" means defaultRDSSolver
 	timeLimit time.Duration // per solver call; 0 means none
+	verify    bool          // list the KKT residuals as verify checks
 }
 
 // rdsHelp is the --formulation rds part of `coraopt solve --help`.
@@ -96,6 +98,27 @@ type rdsCheck struct {
 	Dual       float64 `json:"dual"`
 	Complement float64 `json:"complement"`
 	Tol        float64 `json:"tol"`
+	// Checks (--verify) lists the QP's KKT residuals as verify checks.
+	Checks []verify.CheckJSON `json:"checks,omitempty"`
+}
+
+// rdsKKTReport turns the KKT residuals RunStep computed for the eq. 3 QP into verify
+// checks (relative residuals against their tolerance); without duals only the primal
+// one runs and the others are skipped.
+func rdsKKTReport(k rds.KKT) verify.Report {
+	var rep verify.Report
+	check := func(name string, v float64, what string) verify.Check {
+		return verify.New(name, v <= k.Tol, v, fmt.Sprintf("%s: relative residual %.3g, tolerance %g", what, v, k.Tol))
+	}
+	rep.Add(check("kkt-primal", k.Primal, "bounds and rows of the eq. 3 QP"))
+	if !k.Checked {
+		reason := "the solver returned no duals"
+		rep.Add(verify.Skip("kkt-stationarity", reason), verify.Skip("kkt-complementarity", reason))
+		return rep
+	}
+	rep.Add(check("kkt-stationarity", k.Dual, "c + Qx − Aᵀy projected on the active bounds, with sign conditions"),
+		check("kkt-complementarity", k.Complement, "multipliers of inactive rows"))
+	return rep
 }
 
 // sig9 rounds to 9 significant digits, so that the output does not change with the last
@@ -128,7 +151,7 @@ func solveRDS(ctx context.Context, s Streams, o *solveOptions, output, path stri
 	if o.gantt != "" {
 		return usageErrf("--gantt applies to --formulation tas")
 	}
-	return runSolveRDS(ctx, s, output, path, rdsSolveOptions{method: o.method, solver: o.solver, timeLimit: o.timeLimit})
+	return runSolveRDS(ctx, s, output, path, rdsSolveOptions{method: o.method, solver: o.solver, timeLimit: o.timeLimit, verify: o.verify})
 }
 
 // runSolveRDS is `coraopt solve --formulation rds FILE`: decode the state file (every
@@ -170,12 +193,22 @@ func runSolveRDS(ctx context.Context, s Streams, output, path string, o rdsSolve
 		return failed(fmt.Errorf("%s: %w", path, err))
 	}
 	out := rdsOutput(f, res, name)
+	var kkt verify.Report
+	if o.verify {
+		kkt = rdsKKTReport(res.KKT)
+		out.Verification.Checks = kkt.JSON().Checks
+	}
 	if output == "json" {
 		if err := writeJSON(s.Out, out); err != nil {
 			return fmt.Errorf("solve: %w", err)
 		}
 	} else if err := writeRDSTable(s.Out, out); err != nil {
 		return err
+	} else if o.verify {
+		fmt.Fprintln(s.Out)
+		if err := kkt.WriteTable(s.Out); err != nil {
+			return err
+		}
 	}
 	switch {
 	case ctx.Err() != nil:

@@ -83,7 +83,11 @@ func solveTASMIP(ctx context.Context, o *solveOptions, in *sched.Instance) (*sol
 	if method == lexmax.WaterFill {
 		d.Saturation = res.Saturation.String()
 	}
-	return &solved{schedule: s, method: "mip", solver: &name, exact: true, layers: levelLayers(in, s), details: d}, nil
+	out := &solved{schedule: s, method: "mip", solver: &name, exact: true, layers: levelLayers(in, s), details: d, solution: res.Solution}
+	if p, err := mip.Model.Compile(); err == nil {
+		out.problem = p
+	}
+	return out, nil
 }
 
 // levelLayers groups the jobs of a schedule by utility level, lowest first: the layers
