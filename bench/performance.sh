@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=${1:-$(mktemp -d)}
-mkdir -p "$out"
+mkdir -p "$out" docs
 count=${COUNT:-5}
 repeat=${REPEAT:-5}
 date=${DATE:-$(date +%Y-%m-%d)}
