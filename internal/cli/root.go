@@ -126,6 +126,7 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newRSCoverageCmd(s, g),
 		newRSDemandsCmd(s, g),
 		newVerifyCmd(s, g),
+		newBenchCmd(s, g),
 	)
 	return root
 }

@@ -1,0 +1,459 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/coraopt/coraopt/formulations/cora"
+	"github.com/coraopt/coraopt/formulations/rs"
+	"github.com/coraopt/coraopt/formulations/tas"
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib"
+)
+
+// Dims is one requested size: a job count and, optionally, a slot count (0: the
+// family's default).
+type Dims struct {
+	Jobs, Slots int
+}
+
+func (d Dims) String() string {
+	if d.Slots > 0 {
+		return fmt.Sprintf("%dx%d", d.Jobs, d.Slots)
+	}
+	return strconv.Itoa(d.Jobs)
+}
+
+// ParseSizes parses a list of sizes such as "10,20,100x40": job counts, each optionally
+// with "x" and a slot count.
+func ParseSizes(s string) ([]Dims, error) {
+	var out []Dims
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		jobs, slots, hasSlots := strings.Cut(f, "x")
+		d := Dims{}
+		var err error
+		if d.Jobs, err = strconv.Atoi(jobs); err != nil || d.Jobs < 1 {
+			return nil, fmt.Errorf("size %q: the job count must be a positive integer", f)
+		}
+		if hasSlots {
+			if d.Slots, err = strconv.Atoi(slots); err != nil || d.Slots < 1 {
+				return nil, fmt.Errorf("size %q: the slot count must be a positive integer", f)
+			}
+		}
+		if d.Jobs > MaxJobs || d.Slots > MaxSlots {
+			return nil, fmt.Errorf("size %q: at most %d jobs and %d slots", f, MaxJobs, MaxSlots)
+		}
+		out = append(out, d)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no sizes")
+	}
+	return out, nil
+}
+
+// Bounds on generated sizes, so that a typo cannot ask for terabytes.
+const (
+	MaxJobs  = 10_000_000
+	MaxSlots = 100_000
+)
+
+// NetlibSuite is the LPs of package netlib (feasible, infeasible and unbounded), read from
+// dir with coraopt's own readers, each with its reference answer.
+func NetlibSuite(dir string) []Case {
+	var out []Case
+	for _, c := range netlib.Cases() {
+		if c.Kind != netlib.LP {
+			continue
+		}
+		path := filepath.Join(dir, c.File)
+		ref := &Reference{Status: c.Status, Objective: c.Objective}
+		out = append(out, Case{Name: c.Name, Family: "netlib", Class: LP, Prepare: func(context.Context) (*Instance, error) {
+			p, err := netlib.ReadModel(path)
+			if err != nil {
+				return nil, err
+			}
+			return &Instance{Size: SizeOf(p), Problem: p, Reference: ref}, nil
+		}})
+	}
+	return out
+}
+
+// Formulation families of FormulationsSuite, in suite order.
+var FormulationFamilies = []string{"tas-mip", "final", "rs"}
+
+// defaultFormulationSizes are the sizes of each family when none are given: the TAS
+// MIPs stay small (the time-indexed MIP grows as jobs × slots), FINAL reaches the
+// paper's 100 jobs × 40 slots.
+var defaultFormulationSizes = map[string][]Dims{
+	"tas-mip": {{8, 0}, {12, 0}, {16, 0}},
+	"final":   {{25, 0}, {50, 0}, {100, 0}},
+	"rs":      {{8, 0}, {12, 0}, {16, 0}},
+}
+
+// FormulationsSuite generates the scheduling models of the formulations at each size
+// (nil: the family's defaults), seeded with seed:
+//
+//	tas-mip/N=n,T=t  the max-min step of the TAS time-indexed MIP (maxMinMIP) on a sigmoid
+//	                 instance (t defaults to n); method onion (tas.OnionPeel, its
+//	                 lowest level) beside the MIP solvers
+//	final/N=n,T=t    FINAL (cora.BuildFinal) on a paper-shaped instance (t defaults to 40)
+//	rs/N=n,T=t       RS: the max-min MIP on the worst-case demands η of an instance with
+//	                 Gaussian runtimes; method rs (rs.Solve: WCDE, onion peeling, mapping)
+func FormulationsSuite(sizes []Dims, seed uint64) []Case {
+	var out []Case
+	for _, fam := range FormulationFamilies {
+		ds := sizes
+		if ds == nil {
+			ds = defaultFormulationSizes[fam]
+		}
+		for _, d := range ds {
+			switch fam {
+			case "tas-mip":
+				out = append(out, tasMIPCase(d.Jobs, cmpOr(d.Slots, d.Jobs), seed))
+			case "final":
+				out = append(out, finalCase(d.Jobs, cmpOr(d.Slots, 40), seed))
+			case "rs":
+				out = append(out, rsCase(d.Jobs, cmpOr(d.Slots, d.Jobs), seed))
+			}
+		}
+	}
+	return out
+}
+
+func cmpOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func tasMIPCase(n, T int, seed uint64) Case {
+	return Case{Name: fmt.Sprintf("tas-mip/N=%d,T=%d", n, T), Family: "tas-mip", Class: MIP,
+		Prepare: func(context.Context) (*Instance, error) {
+			in, err := sigmoidInstance(n, T, seed)
+			if err != nil {
+				return nil, err
+			}
+			return maxMinInstance(in, onionMethod(in))
+		}}
+}
+
+// maxMinInstance is the max-min MIP of in, with the given fast path beside it.
+func maxMinInstance(in *sched.Instance, m Method) (*Instance, error) {
+	p, err := maxMinMIP(in)
+	if err != nil {
+		return nil, err
+	}
+	size := SizeOf(p)
+	size.Jobs, size.Slots = len(in.Jobs), in.Horizon
+	return &Instance{Size: size, Problem: p, Methods: []Method{m}}, nil
+}
+
+// onionMethod runs tas.OnionPeel with its schedule; the objective is the lowest level.
+func onionMethod(in *sched.Instance) Method {
+	return Method{Name: "onion", Run: func(ctx context.Context) (Outcome, error) {
+		res, err := tas.OnionPeel(ctx, in, tas.Options{})
+		if err != nil {
+			return Outcome{}, err
+		}
+		return peelOutcome(res), nil
+	}}
+}
+
+func peelOutcome(res *tas.Result) Outcome {
+	o := Outcome{Status: solvers.Optimal.String(), Objective: lowestLevel(res.Levels),
+		Metrics: map[string]float64{"layers": float64(len(res.Layers))}}
+	if !res.Exact {
+		o.Status, o.Note = solvers.Other.String(), "not proven lexmax (stall budget spent)"
+	}
+	return o
+}
+
+func lowestLevel(levels []float64) float64 {
+	if len(levels) == 0 {
+		return math.NaN()
+	}
+	return slices.Min(levels)
+}
+
+func finalCase(n, T int, seed uint64) Case {
+	return Case{Name: fmt.Sprintf("final/N=%d,T=%d", n, T), Family: "final", Class: LP,
+		Prepare: func(context.Context) (*Instance, error) {
+			in, err := paperInstance(n, T, seed)
+			if err != nil {
+				return nil, err
+			}
+			return finalInstance(in)
+		}}
+}
+
+func finalInstance(in *sched.Instance) (*Instance, error) {
+	lp, err := cora.BuildFinal(in, cora.Options{})
+	if err != nil {
+		return nil, err
+	}
+	p, err := lp.Model.Compile()
+	if err != nil {
+		return nil, fmt.Errorf("bench: FINAL: %w", err)
+	}
+	size := SizeOf(p)
+	size.Jobs, size.Slots = len(in.Jobs), in.Horizon
+	return &Instance{Size: size, Problem: p}, nil
+}
+
+func rsCase(n, T int, seed uint64) Case {
+	return Case{Name: fmt.Sprintf("rs/N=%d,T=%d", n, T), Family: "rs", Class: MIP,
+		Prepare: func(context.Context) (*Instance, error) {
+			in, err := rsInstance(n, T, seed)
+			if err != nil {
+				return nil, err
+			}
+			ds, err := rs.Demands(in, rsParams)
+			if err != nil {
+				return nil, err
+			}
+			robust, err := rs.RobustInstance(in, ds)
+			if err != nil {
+				return nil, err
+			}
+			return maxMinInstance(robust, Method{Name: "rs", Run: func(ctx context.Context) (Outcome, error) {
+				res, err := rs.Solve(ctx, in, rsParams, rs.Options{})
+				if err != nil {
+					return Outcome{}, err
+				}
+				return peelOutcome(res.Peel), nil
+			}})
+		}}
+}
+
+// Fast-path families of FastpathsSuite.
+var FastpathFamilies = []string{"onion", "wcde", "mapping"}
+
+// Slots and bins of the fast-path families (DESIGN.md's targets: onion peeling over
+// 1,000 slots, WCDE over 1,000 bins).
+const (
+	onionSlots   = 1000
+	wcdeBins     = 1000
+	mappingSlots = 100
+	// wcdeDistinct is the number of distinct references a WCDE case cycles through: the
+	// time per job does not depend on which reference it gets, and 10⁵ jobs × 10³ bins
+	// of distinct references would take 800 MB.
+	wcdeDistinct = 1000
+)
+
+// DefaultFastpathSizes are the job counts of FastpathsSuite when none are given.
+var DefaultFastpathSizes = []Dims{{1000, 0}, {10000, 0}, {100000, 0}}
+
+// FastpathsSuite generates the fast paths' cases at each size (nil: 1,000, 10,000 and
+// 100,000 jobs):
+//
+//	onion/N=n,T=t    tas.OnionPeel without the schedule (deadlines, levels, layers) on a
+//	                 sigmoid instance over t = 1000 slots; objective: the lowest level
+//	wcde/N=n,bins=b  WCDE for n jobs over b = 1000 bins, from bin probabilities to η
+//	                 (rs.NewPMF + rs.WorstCaseDemand, Alg. 2's bisection) and, as the
+//	                 cross-check, rs.WorstCaseDemandScan; objective: Σ η
+//	mapping/N=n,T=t  tas.MapToQueues (Alg. 4, exact volume) of onion peeling's schedule
+//	                 of a sigmoid instance over t = 100 slots with task lengths 1–4;
+//	                 objective: the latest task end
+//
+// families selects some of them (nil: all).
+func FastpathsSuite(sizes []Dims, seed uint64, families []string) []Case {
+	if sizes == nil {
+		sizes = DefaultFastpathSizes
+	}
+	if families == nil {
+		families = FastpathFamilies
+	}
+	var out []Case
+	for _, fam := range families {
+		for _, d := range sizes {
+			switch fam {
+			case "onion":
+				out = append(out, onionCase(d.Jobs, cmpOr(d.Slots, onionSlots), seed))
+			case "wcde":
+				out = append(out, wcdeCase(d.Jobs, cmpOr(d.Slots, wcdeBins), seed))
+			case "mapping":
+				out = append(out, mappingCase(d.Jobs, cmpOr(d.Slots, mappingSlots), seed))
+			}
+		}
+	}
+	return out
+}
+
+// ScalingSizes is the doubling series of job counts of the scaling report.
+func ScalingSizes(from, to int) []Dims {
+	var out []Dims
+	for n := from; n <= to; n *= 2 {
+		out = append(out, Dims{Jobs: n})
+	}
+	return out
+}
+
+func onionCase(n, T int, seed uint64) Case {
+	return onionFamilyCase("onion", n, T, seed, false)
+}
+
+// onionFamilyCase is onion peeling without the schedule on a sigmoid instance; with
+// releases, jobs are released in slots 1–3 (j mod 3), which makes OnionPeel use its
+// layered engine (rush.txt Alg. 3, one exact bisection per layer with the EDF
+// feasibility test) instead of the backward sweep.
+func onionFamilyCase(family string, n, T int, seed uint64, releases bool) Case {
+	return Case{Name: fmt.Sprintf("%s/N=%d,T=%d", family, n, T), Family: family, Class: FastPath, N: n,
+		Prepare: func(context.Context) (*Instance, error) {
+			in, err := sigmoidInstance(n, T, seed)
+			if err != nil {
+				return nil, err
+			}
+			if releases {
+				for j := range in.Jobs {
+					in.Jobs[j].Release = 1 + j%3
+				}
+			}
+			return &Instance{Size: Size{Jobs: n, Slots: T}, Methods: []Method{{Name: family, Run: func(ctx context.Context) (Outcome, error) {
+				res, err := tas.OnionPeel(ctx, in, tas.Options{NoSchedule: true})
+				if err != nil {
+					return Outcome{}, err
+				}
+				o := peelOutcome(res)
+				o.Note = joinNote(o.Note, "engine "+res.Stats.Engine)
+				return o, nil
+			}}}}, nil
+		}}
+}
+
+// ScalingSuite is the scaling report's series: onion peeling (the sweep) and WCDE's
+// bisection and scan at each of sizes, and onion peeling's layered engine
+// (onion-layered: the same instances with release times) at each of layeredSizes — it
+// costs a bisection per layer, and there are about as many layers as jobs, so it gets a
+// smaller range.
+func ScalingSuite(sizes, layeredSizes []Dims, seed uint64) []Case {
+	out := FastpathsSuite(sizes, seed, []string{"onion"})
+	for _, d := range layeredSizes {
+		out = append(out, onionFamilyCase("onion-layered", d.Jobs, cmpOr(d.Slots, onionSlots), seed, true))
+	}
+	return append(out, FastpathsSuite(sizes, seed, []string{"wcde"})...)
+}
+
+func wcdeCase(n, bins int, seed uint64) Case {
+	const theta, delta = 0.9, 0.7
+	return Case{Name: fmt.Sprintf("wcde/N=%d,bins=%d", n, bins), Family: "wcde", Class: FastPath, N: n,
+		Prepare: func(context.Context) (*Instance, error) {
+			refs, err := wcdeReferences(min(n, wcdeDistinct), bins, seed)
+			if err != nil {
+				return nil, err
+			}
+			method := func(name string, f func(*rs.PMF, float64, float64) (rs.Estimate, error)) Method {
+				return Method{Name: name, Run: func(ctx context.Context) (Outcome, error) {
+					var sum int64
+					for i := range n {
+						if i%1024 == 0 && ctx.Err() != nil {
+							return Outcome{Status: contextStatus(ctx.Err()), Objective: math.NaN()}, nil
+						}
+						pmf, err := rs.NewPMF(1, refs[i%len(refs)])
+						if err != nil {
+							return Outcome{}, err
+						}
+						e, err := f(pmf, theta, delta)
+						if err != nil {
+							return Outcome{}, err
+						}
+						sum += e.Eta
+					}
+					return Outcome{Status: solvers.Optimal.String(), Objective: float64(sum)}, nil
+				}}
+			}
+			return &Instance{Size: Size{Jobs: n, Bins: bins}, Methods: []Method{
+				method("wcde-bisection", rs.WorstCaseDemand),
+				method("wcde-scan", rs.WorstCaseDemandScan),
+			}}, nil
+		}}
+}
+
+func mappingCase(n, T int, seed uint64) Case {
+	return Case{Name: fmt.Sprintf("mapping/N=%d,T=%d", n, T), Family: "mapping", Class: FastPath, N: n,
+		Prepare: func(ctx context.Context) (*Instance, error) {
+			in, err := sigmoidInstance(n, T, seed)
+			if err != nil {
+				return nil, err
+			}
+			res, err := tas.OnionPeel(ctx, in, tas.Options{})
+			if err != nil {
+				return nil, err
+			}
+			return &Instance{Size: Size{Jobs: n, Slots: T}, Methods: []Method{{Name: "mapping", Run: func(context.Context) (Outcome, error) {
+				m, err := tas.MapToQueues(in, res.Schedule, tas.MappingOptions{Rounding: tas.ExactVolume})
+				if err != nil {
+					return Outcome{}, err
+				}
+				end := 0
+				for _, c := range m.Completion {
+					end = max(end, c)
+				}
+				o := Outcome{Status: StatusDone, Objective: float64(end), Metrics: map[string]float64{"late": float64(len(m.Late))}}
+				if !m.BoundHolds {
+					o.Note = fmt.Sprintf("%d jobs past Theorem 3's bound", len(m.Late))
+				}
+				return o, nil
+			}}}}, nil
+		}}
+}
+
+func contextStatus(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return solvers.TimeLimit.String()
+	}
+	return solvers.Other.String()
+}
+
+// DirSuite reads every model and instance file in dir (not its subdirectories), sorted
+// by name: MPS (.mps, .mps.gz) and CPLEX-LP (.lp) models are solved as they are; an
+// instance (.json) gives two cases, NAME/cora-final (FINAL, an LP) and NAME/tas-mip (the
+// max-min TAS MIP, with onion peeling beside it). Other files are ignored. The files are
+// read and checked now, so a bad one is reported before anything runs.
+func DirSuite(dir string) ([]Case, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Case
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() {
+			continue
+		}
+		path := filepath.Join(dir, name)
+		switch {
+		case strings.HasSuffix(name, ".mps"), strings.HasSuffix(name, ".mps.gz"), strings.HasSuffix(name, ".lp"):
+			p, err := netlib.ReadModel(path)
+			if err != nil {
+				return nil, err
+			}
+			inst := &Instance{Size: SizeOf(p), Problem: p}
+			out = append(out, Case{Name: name, Family: "file", Class: ClassOf(p),
+				Prepare: func(context.Context) (*Instance, error) { return inst, nil }})
+		case strings.HasSuffix(name, ".json"):
+			in, err := sched.DecodeFile(path)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out,
+				Case{Name: name + "/cora-final", Family: "file", Class: LP,
+					Prepare: func(context.Context) (*Instance, error) { return finalInstance(in) }},
+				Case{Name: name + "/tas-mip", Family: "file", Class: MIP,
+					Prepare: func(context.Context) (*Instance, error) { return maxMinInstance(in, onionMethod(in)) }})
+		}
+	}
+	return out, nil
+}

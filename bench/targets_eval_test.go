@@ -1,0 +1,200 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coraopt/coraopt/solvers"
+)
+
+const sampleGoBench = `goos: linux
+goarch: amd64
+pkg: github.com/coraopt/coraopt/formulations/tas
+cpu: AMD EPYC
+BenchmarkOnionPeel/N=1000,T=1000-2         	     100	   4000000 ns/op	   3000000 cpu-ns/op	       812.0 layers
+BenchmarkOnionPeel/N=1000,T=1000-2         	     100	   6000000 ns/op	   3100000 cpu-ns/op	       812.0 layers
+BenchmarkOnionPeel/N=1000,T=1000-2         	     100	   5000000 ns/op	   2900000 cpu-ns/op	       812.0 layers
+BenchmarkOnionPeel/N=100000-2              	       1	3000000000 ns/op
+PASS
+ok  	github.com/coraopt/coraopt/formulations/tas	12.3s
+pkg: github.com/coraopt/coraopt/bench
+BenchmarkNetlibVsHiGHS/rows<=300/afiro/simplex-2 	    1000	     20000 ns/op	        12.00 iters
+BenchmarkNetlibVsHiGHS/rows<=300/afiro/highs-2   	    1000	     40000 ns/op	        10.00 iters
+BenchmarkNetlibVsHiGHS/rows<=300/israel/simplex-2	     100	   2000000 ns/op
+BenchmarkNetlibVsHiGHS/rows<=300/israel/highs-2  	     100	   1000000 ns/op
+BenchmarkNetlibVsHiGHS/large/25fv47/highs-2      	      10	 100000000 ns/op
+BenchmarkVsGonum/afiro/simplex-2                 	    1000	     20000 ns/op
+BenchmarkVsGonum/afiro/gonum-2                   	     100	   6000000 ns/op
+`
+
+func TestParseGoBench(t *testing.T) {
+	g, err := ParseGoBench(strings.NewReader(sampleGoBench), "github.com/coraopt/coraopt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := "formulations/tas.BenchmarkOnionPeel/N=1000,T=1000"
+	if got := g[key]["ns/op"]; len(got) != 3 {
+		t.Fatalf("%s: %v", key, g[key])
+	}
+	if m, ok := g.Median(key, "ns/op"); !ok || m != 5e6 {
+		t.Errorf("median ns/op %g %v, want 5e6", m, ok)
+	}
+	if m, _ := g.Median(key, "cpu-ns/op"); m != 3e6 {
+		t.Errorf("median cpu-ns/op %g", m)
+	}
+	if _, ok := g.Median(key, "nosuch"); ok {
+		t.Error("a missing metric has a median")
+	}
+	if _, ok := g["bench.BenchmarkVsGonum/afiro/gonum"]; !ok {
+		t.Errorf("keys %v", g.Keys(""))
+	}
+	if got := g.Keys("bench.BenchmarkNetlibVsHiGHS/rows<=300/"); len(got) != 4 {
+		t.Errorf("keys %v", got)
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	g, err := ParseGoBench(strings.NewReader(sampleGoBench), "github.com/coraopt/coraopt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := Evaluate(Targets(), g)
+	by := map[string]Evaluation{}
+	for _, e := range evs {
+		by[e.Target.What] = e
+	}
+	cases := []struct {
+		what     string
+		ok       bool
+		measured float64
+		meets    bool
+	}{
+		{"onion peeling, 1,000 jobs", true, 0.005, true},   // 5 ms ≤ 10 ms
+		{"onion peeling, 100,000 jobs", true, 3, false},    // 3 s > 2 s
+		{"WCDE, 1,000 jobs × 1,000 bins", false, 0, false}, // not in the run
+		// afiro 0.5, israel 2: geometric mean 1, exactly on the target.
+		{"built-in simplex vs HiGHS, Netlib ≤ 300 rows", true, 1, true},
+		// 25fv47 has HiGHS but no simplex: not measured, and it says so.
+		{"built-in simplex vs HiGHS, 25fv47 / 80bau3b", false, 0, false},
+		// gonum/simplex = 300 ≥ 50.
+		{"built-in simplex vs gonum lp.Simplex", true, 300, true},
+		{"WOHA AssignTask, 10,000 workflows", false, 0, false},
+	}
+	for _, c := range cases {
+		e, found := by[c.what]
+		if !found {
+			t.Fatalf("no target %q", c.what)
+		}
+		if e.Ok != c.ok || (c.ok && (math.Abs(e.Measured-c.measured) > 1e-9*c.measured || e.Meets != c.meets)) {
+			t.Errorf("%s: ok %v measured %g meets %v (%s); want %v %g %v", c.what, e.Ok, e.Measured, e.Meets, e.Detail, c.ok, c.measured, c.meets)
+		}
+		if c.ok && math.Abs(e.Ratio-e.Measured/e.Target.Limit) > 1e-12 {
+			t.Errorf("%s: ratio %g", c.what, e.Ratio)
+		}
+	}
+	if d := by["built-in simplex vs HiGHS, 25fv47 / 80bau3b"].Detail; !strings.Contains(d, "25fv47") || !strings.Contains(d, "simplex not in this run") {
+		t.Errorf("detail %q", d)
+	}
+	if d := by["onion peeling, 1,000 jobs"].Detail; !strings.Contains(d, "CPU 3 ms") {
+		t.Errorf("detail %q", d)
+	}
+}
+
+// TestTargetsHaveBenchmarks checks that every benchmark the targets name is declared in
+// its package's tests, and that every target but WOHA's names one.
+func TestTargetsHaveBenchmarks(t *testing.T) {
+	for _, tg := range Targets() {
+		if tg.NotImplemented != "" {
+			if tg.Measure != nil || len(tg.Benchmarks) > 0 {
+				t.Errorf("%s: not implemented but measured", tg.What)
+			}
+			continue
+		}
+		if len(tg.Benchmarks) == 0 || tg.Measure == nil {
+			t.Errorf("%s: no benchmark", tg.What)
+		}
+		for _, key := range tg.Benchmarks {
+			pkg, rest, ok := strings.Cut(key, ".")
+			if !ok {
+				t.Errorf("%s: key %q", tg.What, key)
+				continue
+			}
+			fn, _, _ := strings.Cut(rest, "/")
+			dir := filepath.Join("..", pkg)
+			if !declares(t, dir, fn) {
+				t.Errorf("%s: %s declares no %s", tg.What, dir, fn)
+			}
+		}
+	}
+}
+
+// declares reports whether a _test.go file in dir declares function fn.
+func declares(t *testing.T, dir, fn string) bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil || len(files) == 0 {
+		t.Errorf("%s: no test files (%v)", dir, err)
+		return false
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == fn {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestWritePerformance(t *testing.T) {
+	g, err := ParseGoBench(strings.NewReader(sampleGoBench), "github.com/coraopt/coraopt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := newFakeClock()
+	a := &script{clock: clk, steps: []step{opt(7, ms(2))}}
+	b := &script{clock: clk, steps: []step{opt(7, ms(4))}}
+	rep := Run(context.Background(), []Case{fixedCase("afiro", LP, &Instance{Problem: tinyLP(), Reference: &Reference{Status: solvers.Optimal, Objective: 7}})},
+		Config{Backends: []Backend{fakeBackend("highs", lpOnly, a), fakeBackend("simplex", lpOnly, b)}, Clock: clk})
+	var js bytes.Buffer
+	meta := Meta{Suite: "netlib", Started: time.Date(2026, 11, 21, 4, 0, 0, 0, time.UTC),
+		Environment: Environment{LoadAverage: []float64{1.5, 2, 2.5}, Solvers: map[string]string{"highs": "1.10.0", "simplex": "dev"}},
+		Settings:    Settings{Solvers: []string{"highs", "simplex"}, Repeat: 1, TimeLimitSeconds: 60}}
+	if err := WriteJSON(&js, meta, rep, nil); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err = WritePerformance(&out, PerfDoc{Date: "2026-11-21", Machine: "2 cores", Load: "Load 1.5.", Count: 3,
+		Evaluations: Evaluate(Targets(), g), Runs: []PerfRun{{Title: "Netlib LPs", Command: "coraopt bench --suite netlib", JSON: js.Bytes()}},
+		Commands: []string{"make bench"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := out.String()
+	for _, want := range []string{
+		"| onion peeling, 1,000 jobs | RUSH: 7.34 s | ≤ 10 ms | 5 ms | 0.5 | yes |",
+		"| onion peeling, 100,000 jobs | — | ≤ 2 s | 3 s | 1.5 | **no** |",
+		"not implemented",
+		"not measured: not in this run: formulations/rs.BenchmarkWCDE/jobs=1000,bins=1000",
+		"## Netlib LPs", "load average 1.50 / 2.00 / 2.50", "Backends: highs 1.10.0, simplex dev.",
+		"| test | LP | simplex | 1 / 1 | 1 |", "| afiro | - | 2 ms (1) | 4 ms (2) |",
+		"```sh\nmake bench\n```",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("missing %q in:\n%s", want, doc)
+		}
+	}
+}
