@@ -121,3 +121,33 @@ func BenchmarkLayeredEngine(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMapToQueues times Alg. 4's mapping of onion peeling's schedule with task
+// lengths R_i in 1..3, with the queue index (index) and with the scan over every queue
+// per job that it replaced (scan), on the same instance: the ratio shows what the index
+// buys as the number of containers grows with the jobs.
+func BenchmarkMapToQueues(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		in := sigmoidInstance(n, 100, 1)
+		for j := range in.Jobs {
+			in.Jobs[j].TaskSlots = 1 + j%3
+		}
+		res, err := OnionPeel(context.Background(), in, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, scan := range []bool{false, true} {
+			name := fmt.Sprintf("N=%d,T=100,containers=%d/index", n, in.Resources[0].Capacity[0])
+			if scan {
+				name = name[:len(name)-len("index")] + "scan"
+			}
+			b.Run(name, func(b *testing.B) {
+				for b.Loop() {
+					if _, err := mapToQueues(in, res.Schedule, MappingOptions{Rounding: ExactVolume}, scan); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -84,6 +84,12 @@ type Mapping struct {
 // than C·T_i container-slots, while meeting the targets they take at most C·T_i. With tasks rounded up, or with capacity that varies over time, the volume
 // argument breaks and the bound can fail; the tests exhibit both.
 func MapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions) (*Mapping, error) {
+	return mapToQueues(inst, s, opts, false)
+}
+
+// mapToQueues is MapToQueues; scan forces the O(N·C) scan over every queue even when
+// the capacity is constant, as the reference the faster queue index is tested against.
+func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, scan bool) (*Mapping, error) {
 	p, err := newProblem(inst)
 	if err != nil {
 		return nil, err
@@ -105,6 +111,10 @@ func MapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions) (
 		Target: make([]int, p.n), Tasks: make([]int, p.n), Volume: make([]int, p.n), Completion: make([]int, p.n),
 	}
 	occ := make([]int, C) // end time of each queue's last task
+	var tree *occTree     // with constant capacity every queue is always open: fitStart = occ
+	if !scan && !slices.ContainsFunc(p.cap[r], func(c int64) bool { return c != C }) {
+		tree = newOccTree(int(C))
+	}
 	// fitStart is the earliest start ≥ occ[k] at which queue k is open for length slots.
 	fitStart := func(k, length int) int {
 		start := occ[k]
@@ -122,6 +132,9 @@ func MapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions) (
 		start := fitStart(k, length)
 		m.Queues[k] = append(m.Queues[k], Task{Job: j, Start: start, End: start + length})
 		occ[k] = start + length
+		if tree != nil {
+			tree.set(k, occ[k])
+		}
 		m.Volume[j] += length
 		m.Completion[j] = max(m.Completion[j], start+length)
 	}
@@ -150,6 +163,31 @@ func MapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions) (
 		}
 		m.Tasks[j] = len(lengths)
 		Ti := m.Target[j]
+		if tree != nil {
+			// Steps 1 and 2 as below: from queue k on, the first queue where the next task
+			// ends by T_i (starts by T_i), i.e. whose occupation is at most T_i − length
+			// (T_i); step 3 the queue that frees earliest.
+			for step := 1; step <= 2; step++ {
+				for k := 0; len(lengths) > 0; {
+					x := Ti
+					if step == 1 {
+						x -= lengths[0]
+					}
+					if k = tree.firstAtMost(k, x); k < 0 {
+						break
+					}
+					place(j, k, lengths[0])
+					lengths = lengths[1:]
+				}
+			}
+			for ; len(lengths) > 0; lengths = lengths[1:] {
+				k := tree.argmin()
+				if k < 0 {
+					return nil, fmt.Errorf("tas: mapping: no container of %q is ever open for a task of %d slots", inst.Resources[r].Name, lengths[0])
+				}
+				place(j, k, lengths[0])
+			}
+		}
 		// Step 1: whole tasks that end by T_i. Step 2: tasks that start before T_i.
 		for _, ok := range []func(start, length int) bool{
 			func(start, length int) bool { return start+length <= Ti },

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
 	"github.com/coraopt/coraopt/sched"
@@ -155,4 +156,29 @@ func TestMapToQueuesRejects(t *testing.T) {
 	if _, err := MapToQueues(in, s, MappingOptions{}); err == nil {
 		t.Fatal("no error for a task that never fits")
 	}
+}
+
+// The queue index (constant capacity) places every task where the scan over all queues
+// does, for any targets — including targets no schedule meets, which exercise step 3.
+func TestMapToQueuesIndexMatchesScan(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		in := schedtest.Instance(rt, schedtest.Config{MaxJobs: 12, MaxSlots: 10, MaxCapacity: 5, TaskSlots: true})
+		s := &sched.Schedule{Jobs: make([]sched.JobSchedule, len(in.Jobs))}
+		for j := range s.Jobs {
+			s.Jobs[j].Completion = rapid.IntRange(1, in.Horizon).Draw(rt, fmt.Sprintf("target%d", j))
+		}
+		rounding := rapid.SampledFrom([]Rounding{ExactVolume, RoundUpTasks}).Draw(rt, "rounding")
+		fast, err := MapToQueues(in, s, MappingOptions{Rounding: rounding})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		ref, err := mapToQueues(in, s, MappingOptions{Rounding: rounding}, true)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if diff := cmp.Diff(ref, fast); diff != "" {
+			rt.Fatalf("queue index differs from the scan (-scan +index):\n%s", diff)
+		}
+		checkMapping(rt, in, fast, rounding)
+	})
 }
