@@ -1,6 +1,10 @@
 package bench
 
-import "time"
+import (
+	"time"
+
+	"github.com/coraopt/coraopt/internal/cputime"
+)
 
 // Clock is where the harness reads time: wall time for the reported timings and the
 // process's CPU time (user + system) as a steadier companion on a shared machine. Tests
@@ -18,4 +22,4 @@ type SystemClock struct{}
 func (SystemClock) Now() time.Time { return time.Now() }
 
 // CPU implements Clock.
-func (SystemClock) CPU() time.Duration { return processCPU() }
+func (SystemClock) CPU() time.Duration { return cputime.Process() }

@@ -8,6 +8,7 @@ import (
 	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
 )
 
 // The generators below draw the instance families of the suites. Each takes a seed and
@@ -42,37 +43,12 @@ func sigmoidInstance(n, T int, seed uint64) (*sched.Instance, error) {
 	return in, nil
 }
 
-// paperInstance draws an instance shaped like cora.txt §III-C: n jobs on one resource
-// over T slots, capacity 40 per slot at n = 100 and proportional to n otherwise (at least
-// 4), sigmoid utilities with priority in [1, 5] and decay from the paper's three classes
-// (20% completion-time critical μ ∈ [4, 6], 60% sensitive μ ∈ [0.01, 1], 20% insensitive
-// μ = 0), deadlines in 1..T, and demands that fill about half the room on average.
+// paperInstance is workload.CORAPaper with capacity 40 per slot at n = 100 and
+// proportional to n otherwise (at least 4), as in cora.txt §III-C.
 func paperInstance(n, T int, seed uint64) (*sched.Instance, error) {
-	rng := rand.New(rand.NewPCG(seed, 0x636f7261))
-	c := max(4, 40*n/100)
-	room := c * T
-	in := &sched.Instance{Name: fmt.Sprintf("paper-%d-%d-%d", n, T, seed), Horizon: T, HorizonSource: "file",
-		Resources: []sched.Resource{{Name: "containers", Capacity: constant(T, c)}}}
-	maxDemand := max(1, 2*room/n-1)
-	total := 0
-	for i := range n {
-		var decay float64
-		switch x := rng.Float64(); {
-		case x < 0.2:
-			decay = 4 + 2*rng.Float64()
-		case x < 0.8:
-			decay = 0.01 + 0.99*rng.Float64()
-		}
-		d := 1 + rng.IntN(maxDemand)
-		d = max(1, min(d, room-total-(n-1-i))) // leave a unit for every later job
-		total += d
-		in.Jobs = append(in.Jobs, sched.Job{
-			ID: fmt.Sprintf("j%d", i+1), Demand: []int{d}, Release: 1, TaskSlots: 1,
-			Utility: sched.Sigmoid{Priority: 1 + 4*rng.Float64(), Deadline: float64(1 + rng.IntN(T)), Decay: decay},
-		})
-	}
-	if err := in.Validate(); err != nil {
-		return nil, fmt.Errorf("bench: generated instance: %w", err)
+	in, err := workload.CORAPaper(n, T, max(4, 40*n/100), seed)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
 	}
 	return in, nil
 }

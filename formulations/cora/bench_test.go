@@ -1,47 +1,17 @@
 package cora
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
 )
 
-// paperInstance draws an instance shaped like cora.txt §III-C: n jobs on one resource of
-// capacity c over T slots, sigmoid utilities (eq. 11) with priority p ~ U[1, 5] and decay
-// μ from the three classes (20% CT-critical μ ~ U[4, 6], 60% CT-sensitive μ ~ U[0.01, 1],
-// 20% CT-insensitive μ = 0), deadlines d ~ U[1, T] and demands drawn so that the total
-// fits c·T. The same seed gives the same instance.
+// paperInstance is workload.CORAPaper: cora.txt §III-C's instances.
 func paperInstance(t testing.TB, seed uint64, n, T, c int) *sched.Instance {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(seed, 0x636f7261))
-	capacity := make([]int, T)
-	for s := range capacity {
-		capacity[s] = c
-	}
-	in := &sched.Instance{Name: fmt.Sprintf("paper-%d-%d-%d-%d", n, T, c, seed), Horizon: T, HorizonSource: "file",
-		Resources: []sched.Resource{{Name: "containers", Capacity: capacity}}}
-	room := c * T
-	maxDemand := max(1, 2*room/n-1) // mean about room/n
-	total := 0
-	for i := range n {
-		var decay float64
-		switch x := rng.Float64(); {
-		case x < 0.2:
-			decay = 4 + 2*rng.Float64()
-		case x < 0.8:
-			decay = 0.01 + 0.99*rng.Float64()
-		}
-		d := 1 + rng.IntN(maxDemand)
-		d = min(d, room-total-(n-1-i)) // leave at least 1 unit for every later job
-		total += d
-		in.Jobs = append(in.Jobs, sched.Job{
-			ID: fmt.Sprintf("j%d", i+1), Demand: []int{d}, Release: 1, TaskSlots: 1,
-			Utility: sched.Sigmoid{Priority: 1 + 4*rng.Float64(), Deadline: float64(1 + rng.IntN(T)), Decay: decay},
-		})
-	}
-	if err := in.Validate(); err != nil {
+	in, err := workload.CORAPaper(n, T, c, seed)
+	if err != nil {
 		t.Fatalf("paperInstance: %v", err)
 	}
 	return in

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coraopt/coraopt/internal/cputime"
 	"github.com/coraopt/coraopt/sched"
 )
 
@@ -66,7 +67,7 @@ func BenchmarkOnionPeel(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			in := sigmoidInstance(c.n, c.T, 1)
 			var res *Result
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				var err error
 				res, err = OnionPeel(context.Background(), in, Options{NoSchedule: c.noSchedule})
@@ -74,7 +75,7 @@ func BenchmarkOnionPeel(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			cpu := processCPU() - cpu0
+			cpu := cputime.Process() - cpu0
 			if res.Stats.Engine != "sweep" {
 				b.Fatalf("engine %s (%s)", res.Stats.Engine, res.Stats.HandOver)
 			}
@@ -103,14 +104,14 @@ func BenchmarkLayeredEngine(b *testing.B) {
 			}
 			var st Stats
 			var out *outcome
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				st = Stats{}
 				if out, err = runLayered(context.Background(), p, DefaultMaxBranches, &st); err != nil {
 					b.Fatal(err)
 				}
 			}
-			cpu := processCPU() - cpu0
+			cpu := cputime.Process() - cpu0
 			layers := float64(len(groupLayers(out.level)))
 			if cpu > 0 {
 				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")

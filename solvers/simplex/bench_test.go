@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coraopt/coraopt/internal/cputime"
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/model/mps"
@@ -43,7 +44,7 @@ func BenchmarkSchedule(b *testing.B) {
 func benchSolve(b *testing.B, s solvers.Solver, p *model.Problem) {
 	b.Helper()
 	iters := 0
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	for b.Loop() {
 		sol, err := s.Solve(context.Background(), p, solvers.Options{})
 		if err != nil {
@@ -55,7 +56,7 @@ func benchSolve(b *testing.B, s solvers.Solver, p *model.Problem) {
 		iters = sol.Iterations
 	}
 	b.ReportMetric(float64(iters), "iters")
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -1,15 +1,14 @@
 //go:build unix
 
-package tas
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time this process has used (user + system), for benchmarks on a
-// shared machine where wall time includes waiting for a core.
-func processCPU() time.Duration {
+// Process is the CPU time this process has used so far, or 0 when it cannot be read.
+func Process() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
