@@ -8,23 +8,12 @@ import (
 	"github.com/coraopt/coraopt/verify/certificate"
 )
 
-// Tolerances for the checkers. Each is relative: a quantity of magnitude v may be off by
-// tol·max(1, |v|).
-type Tolerances struct {
-	Obj  float64 // objective values, duality gap, complementary slackness products
-	Feas float64 // bounds and rows
-	Dual float64 // dual signs and reduced costs
-	Int  float64 // distance of an integer variable from the nearest integer
-}
+// Tolerances for the checkers are package verify/certificate's: each is relative, a
+// quantity of magnitude v may be off by tol·max(1, |v|).
+type Tolerances = certificate.Tolerances
 
 // DefaultTolerances are the ones Run uses for Config fields left zero.
-func DefaultTolerances() Tolerances {
-	return Tolerances(certificate.DefaultTolerances())
-}
-
-func (t Tolerances) withDefaults() Tolerances {
-	return Tolerances(certificate.Tolerances(t).WithDefaults())
-}
+func DefaultTolerances() Tolerances { return certificate.DefaultTolerances() }
 
 func scale(v float64) float64 { return math.Max(1, math.Abs(v)) }
 
@@ -34,7 +23,7 @@ func scale(v float64) float64 { return math.Max(1, math.Abs(v)) }
 // the recomputed Ax, and Objective equal to p.Objective(X). It returns every violation
 // joined, or nil. The checks are package verify/certificate's Primal.
 func CheckPrimal(p *model.Problem, sol *solvers.Solution, tol Tolerances) error {
-	return certificate.Primal(p, sol, certificate.Tolerances(tol)).Err()
+	return certificate.Primal(p, sol, tol).Err()
 }
 
 // CheckLPCertificate checks the dual half of an optimality certificate for a continuous
@@ -57,7 +46,7 @@ func CheckPrimal(p *model.Problem, sol *solvers.Solution, tol Tolerances) error 
 // gap itself may be Obj·max(1, |z|) + Dual·Σ|selected bounds|. The checks are package
 // verify/certificate's Dual.
 func CheckLPCertificate(p *model.Problem, sol *solvers.Solution, tol Tolerances) error {
-	return certificate.Dual(p, sol, certificate.Tolerances(tol)).Err()
+	return certificate.Dual(p, sol, tol).Err()
 }
 
 // maxReported is how many violations a checker's error lists before it counts the rest

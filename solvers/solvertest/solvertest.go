@@ -36,7 +36,7 @@ type Config struct {
 
 // Tolerances returns the Config's tolerances with defaults filled in.
 func (c Config) Tolerances() Tolerances {
-	return Tolerances{Obj: c.ObjTol, Feas: c.FeasTol, Dual: c.DualTol, Int: c.IntTol}.withDefaults()
+	return Tolerances{Obj: c.ObjTol, Feas: c.FeasTol, Dual: c.DualTol, Int: c.IntTol}.WithDefaults()
 }
 
 // caseFunc is one conformance case. It takes testing.TB rather than *testing.T so that
