@@ -33,6 +33,12 @@ type StepResult struct {
 	// times eq. 3 was solved as deadline rows joined.
 	Witness, LeastShortfallLP bool
 	Rounds                    int
+	// Problem and Solution are the last eq. 3 QP and the solver's answer to it;
+	// ShortfallProblem and Shortfall the least-shortfall LP and its answer when one was
+	// solved. They are kept so that a certificate can be recomputed from them
+	// independently of KKT (verify.Certificate); nil when nothing was solved.
+	Problem, ShortfallProblem *model.Problem
+	Solution, Shortfall       *solvers.Solution
 }
 
 // StepJob is one job's part of a StepResult.
@@ -130,6 +136,8 @@ func RunStep(ctx context.Context, f *StateFile, s solvers.Solver, opt ...solvers
 		return res, nil
 	}
 	p, sol, h := solved.Problem, solved.Solution, solved.Handles
+	res.Problem, res.Solution = p, sol
+	res.ShortfallProblem, res.Shortfall = solved.Stage1Problem, solved.Stage1
 	res.Columns, res.Rows = p.NumCols(), p.NumRows()
 	res.CapacityBound = h.CapacityBound
 	res.Objective = sol.Objective

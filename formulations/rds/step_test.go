@@ -63,6 +63,17 @@ func TestRunStepEveryStateFile(t *testing.T) {
 		if res.Status != solvers.Optimal || !res.KKT.OK {
 			t.Errorf("%s: status %v, KKT %+v", path, res.Status, res.KKT)
 		}
+		// The solved models come back with the step, certifiable on their own.
+		if res.Problem == nil || res.Solution == nil || res.Solution.Objective != res.Objective {
+			t.Fatalf("%s: step without its eq. 3 model and solution", path)
+		}
+		certify(t, path+" eq. 3", res.Problem, res.Solution)
+		if (res.ShortfallProblem != nil) != res.LeastShortfallLP || (res.Shortfall != nil) != res.LeastShortfallLP {
+			t.Errorf("%s: least-shortfall LP solved %v, model %v", path, res.LeastShortfallLP, res.ShortfallProblem != nil)
+		}
+		if res.ShortfallProblem != nil {
+			certify(t, path+" shortfall LP", res.ShortfallProblem, res.Shortfall)
+		}
 		total := 0.0
 		for _, j := range res.Jobs {
 			total += j.Alloc.Total()
@@ -84,7 +95,7 @@ func TestRunStepNothingToDo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != solvers.Optimal || res.Objective != 0 || len(res.Jobs) != 2 || res.Jobs[1].Alloc.Total() != 0 {
+	if res.Status != solvers.Optimal || res.Objective != 0 || len(res.Jobs) != 2 || res.Jobs[1].Alloc.Total() != 0 || res.Problem != nil {
 		t.Errorf("got %+v", res)
 	}
 }

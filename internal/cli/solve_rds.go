@@ -15,6 +15,7 @@ import (
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/verify"
+	"github.com/coraopt/coraopt/verify/certificate"
 )
 
 // defaultRDSSolver is the backend `coraopt solve --formulation rds` uses without --solver.
@@ -196,7 +197,16 @@ func runSolveRDS(ctx context.Context, s Streams, output, path string, o rdsSolve
 	var kkt verify.Report
 	if o.verify {
 		kkt = rdsKKTReport(res.KKT)
+		// The certificates recomputed from the models and the solver's points alone, not
+		// from RunStep's own KKT residuals.
+		if res.Problem != nil {
+			kkt.Merge(verify.Certificate(res.Problem, res.Solution, certificate.DefaultTolerances()).Prefixed("eq3"))
+		}
+		if res.ShortfallProblem != nil {
+			kkt.Merge(verify.Certificate(res.ShortfallProblem, res.Shortfall, certificate.DefaultTolerances()).Prefixed("shortfall-lp"))
+		}
 		out.Verification.Checks = kkt.JSON().Checks
+		out.Verification.OK = out.Verification.OK && kkt.OK()
 	}
 	if output == "json" {
 		if err := writeJSON(s.Out, out); err != nil {
@@ -215,6 +225,8 @@ func runSolveRDS(ctx context.Context, s Streams, output, path string, o rdsSolve
 		return failed(fmt.Errorf("interrupted: %w", ctx.Err()))
 	case res.Status != solvers.Optimal:
 		return failed(fmt.Errorf("%s: the solver stopped with status %s", path, res.Status))
+	case o.verify && !kkt.OK():
+		return failed(fmt.Errorf("%s: %s", path, kkt.Summary()))
 	case !res.KKT.OK:
 		return failed(fmt.Errorf("%s: the solution failed its KKT check (primal %.3g, dual %.3g, complementarity %.3g > %g)",
 			path, res.KKT.Primal, res.KKT.Dual, res.KKT.Complement, res.KKT.Tol))

@@ -37,7 +37,7 @@ func TestSolveVerify(t *testing.T) {
 		{"cora-linearized", []string{filepath.Join(repoData, "cora/agree.json"), "--formulation", "cora-linearized", "--solver", "simplex"},
 			[]string{"schedule/capacity", "certificate/duality-gap"}},
 		{"rs", []string{filepath.Join(repoData, "instances/runtime-robust.json"), "--formulation", "rs"}, []string{"schedule/demand", "lexmax-certificate"}},
-		{"rds", []string{filepath.Join(repoData, "rds/table1-t10.json"), "--formulation", "rds"}, []string{"kkt-primal", "kkt-stationarity", "kkt-complementarity"}},
+		{"rds", []string{filepath.Join(repoData, "rds/table1-t10.json"), "--formulation", "rds"}, []string{"kkt-primal", "kkt-stationarity", "kkt-complementarity", "eq3/rows", "eq3/kkt-stationarity", "eq3/kkt-complementarity", "eq3/duality-gap"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
