@@ -6,13 +6,15 @@ import (
 	"context"
 	"testing"
 
+	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/backendtest"
 )
 
 // BenchmarkSmallLP times one solve of a 2×2 LP: the fixed cost of a HiGHS solve
 // (create, pass, options, run, read, destroy).
 func BenchmarkSmallLP(b *testing.B) {
-	p := lp2(&testing.T{}, 1)
+	p := backendtest.LP2(b, model.Minimize)
 	s := New()
 	for b.Loop() {
 		sol, err := s.Solve(context.Background(), p, solvers.Options{})
