@@ -1,14 +1,13 @@
 package lpformat
 
 import (
-	"compress/gzip"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/coraopt/coraopt/internal/gzfile"
 	"github.com/coraopt/coraopt/model"
 )
 
@@ -57,20 +56,11 @@ func newError(line int32, section, format string, args ...any) *ParseError {
 // ReadFile reads an LP file; a name ending in ".gz" is decompressed. Errors are prefixed
 // with the path.
 func ReadFile(path string, opt Options) (*model.Problem, error) {
-	f, err := os.Open(path)
+	r, err := gzfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("lpformat: %w", err)
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("lpformat: %s: %w", path, err)
-		}
-		defer z.Close()
-		r = z
-	}
+	defer r.Close()
 	p, err := Read(r, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

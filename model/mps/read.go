@@ -2,15 +2,14 @@ package mps
 
 import (
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/coraopt/coraopt/internal/gzfile"
 	"github.com/coraopt/coraopt/model"
 )
 
@@ -83,20 +82,11 @@ func (e *ParseError) Error() string {
 // ReadFile reads an MPS file; a name ending in ".gz" is decompressed. Errors are prefixed
 // with the path.
 func ReadFile(path string, opt Options) (*model.Problem, error) {
-	f, err := os.Open(path)
+	r, err := gzfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("mps: %w", err)
 	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(f)
-		if err != nil {
-			return nil, fmt.Errorf("mps: %s: %w", path, err)
-		}
-		defer z.Close()
-		r = z
-	}
+	defer r.Close()
 	p, err := Read(r, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -1,0 +1,58 @@
+package gzfile
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "m.mps")
+	if err := os.WriteFile(plain, []byte("NAME plain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	packed := filepath.Join(dir, "m.mps.gz")
+	f, err := os.Create(packed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	if _, err := zw.Write([]byte("NAME packed\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	notGzip := filepath.Join(dir, "bad.mps.gz")
+	if err := os.WriteFile(notGzip, []byte("NAME not gzip\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{plain: "NAME plain\n", packed: "NAME packed\n"} {
+		r, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(r)
+		if err != nil || string(got) != want {
+			t.Fatalf("%s: read %q, %v; want %q", path, got, err, want)
+		}
+		if err := r.Close(); err != nil {
+			t.Fatalf("%s: close: %v", path, err)
+		}
+	}
+	if _, err := Open(notGzip); err == nil || !strings.HasPrefix(err.Error(), notGzip+": ") || !errors.Is(err, gzip.ErrHeader) {
+		t.Fatalf("not gzip: %v", err)
+	}
+	if _, err := Open(filepath.Join(dir, "missing.mps")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing file: %v", err)
+	}
+}
