@@ -19,15 +19,6 @@ import (
 // wrappers (package solvers/backendtest).
 var backend = backendtest.Config{New: func() solvers.Solver { return New() }, Name: "HiGHS", Basis: true}
 
-func lp2(t testing.TB, sense model.Sense) *model.Problem { return backendtest.LP2(t, sense) }
-
-func solve(t testing.TB, p *model.Problem, opt solvers.Options) *solvers.Solution {
-	t.Helper()
-	return backend.Solve(t, p, opt)
-}
-
-func near(a, b, tol float64) bool { return backendtest.Near(a, b, tol) }
-
 func TestDualsAreSensitivities(t *testing.T) { backendtest.DualsAreSensitivities(t, backend) }
 func TestReducedCostAtBound(t *testing.T)    { backendtest.ReducedCostAtBound(t, backend) }
 func TestStatuses(t *testing.T)              { backendtest.Statuses(t, backend) }
@@ -114,12 +105,12 @@ func TestMIPAndQP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol := solve(t, p, solvers.Options{})
-		if sol.Status != solvers.Optimal || !near(sol.X[0], 0.5, 1e-6) || !near(sol.X[1], 1.5, 1e-6) || !near(sol.Objective, 0.5, 1e-6) {
+		sol := backend.Solve(t, p, solvers.Options{})
+		if sol.Status != solvers.Optimal || !backendtest.Near(sol.X[0], 0.5, 1e-6) || !backendtest.Near(sol.X[1], 1.5, 1e-6) || !backendtest.Near(sol.Objective, 0.5, 1e-6) {
 			t.Fatalf("status %v x %v objective %g, want (0.5, 1.5) and 0.5", sol.Status, sol.X, sol.Objective)
 		}
 		// ∂z*/∂b for x + y <= b: z*(b) = 2·((3−b)/2)², so −(3−b) = −1 at b = 2.
-		if !near(sol.RowDual[0], -1, 1e-6) {
+		if !backendtest.Near(sol.RowDual[0], -1, 1e-6) {
 			t.Fatalf("row dual %g, want -1", sol.RowDual[0])
 		}
 	})
@@ -128,12 +119,12 @@ func TestMIPAndQP(t *testing.T) {
 func TestEmptyModel(t *testing.T) {
 	p := &model.Problem{Sense: model.Minimize, Offset: 3, AStart: []int{0},
 		RowLower: []float64{-1}, RowUpper: []float64{1}}
-	sol := solve(t, p, solvers.Options{})
+	sol := backend.Solve(t, p, solvers.Options{})
 	if sol.Status != solvers.Optimal || sol.Objective != 3 || len(sol.RowActivity) != 1 {
 		t.Fatalf("%+v", sol)
 	}
 	p.RowLower[0] = 1
-	if sol := solve(t, p, solvers.Options{}); sol.Status != solvers.Infeasible {
+	if sol := backend.Solve(t, p, solvers.Options{}); sol.Status != solvers.Infeasible {
 		t.Fatalf("status %v, want infeasible", sol.Status)
 	}
 }
@@ -146,17 +137,17 @@ func TestInvalidProblemIsError(t *testing.T) {
 }
 
 func TestWarmStart(t *testing.T) {
-	p := lp2(t, model.Minimize)
-	first := solve(t, p, solvers.Options{})
+	p := backendtest.LP2(t, model.Minimize)
+	first := backend.Solve(t, p, solvers.Options{})
 	if first.Basis == nil || first.Iterations == 0 {
 		t.Fatalf("first solve: basis %v, %d iterations", first.Basis, first.Iterations)
 	}
-	again := solve(t, p, solvers.Options{WarmStart: first.Basis})
-	if again.Status != solvers.Optimal || again.Iterations != 0 || !near(again.Objective, first.Objective, 1e-12) {
+	again := backend.Solve(t, p, solvers.Options{WarmStart: first.Basis})
+	if again.Status != solvers.Optimal || again.Iterations != 0 || !backendtest.Near(again.Objective, first.Objective, 1e-12) {
 		t.Fatalf("warm start: status %v, %d iterations, objective %g (cold: %g)", again.Status, again.Iterations, again.Objective, first.Objective)
 	}
 	// A basis of the wrong size is ignored, not an error.
-	if s := solve(t, p, solvers.Options{WarmStart: &solvers.Basis{Cols: []solvers.BasisStatus{solvers.Basic}}}); s.Status != solvers.Optimal {
+	if s := backend.Solve(t, p, solvers.Options{WarmStart: &solvers.Basis{Cols: []solvers.BasisStatus{solvers.Basic}}}); s.Status != solvers.Optimal {
 		t.Fatalf("mismatched warm start: status %v", s.Status)
 	}
 }
@@ -164,7 +155,7 @@ func TestWarmStart(t *testing.T) {
 // TestThreads runs a multi-threaded solve and then single-threaded ones on the same OS
 // thread set, concurrently: HiGHS's per-thread scheduler must never refuse a run.
 func TestThreads(t *testing.T) {
-	p := lp2(t, model.Minimize)
+	p := backendtest.LP2(t, model.Minimize)
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := range 8 {
@@ -179,7 +170,7 @@ func TestThreads(t *testing.T) {
 					errs <- err
 					return
 				}
-				if sol.Status != solvers.Optimal || !near(sol.Objective, 12.5, 1e-9) {
+				if sol.Status != solvers.Optimal || !backendtest.Near(sol.Objective, 12.5, 1e-9) {
 					errs <- errors.New("threads " + string(rune('0'+threads)) + ": status " + sol.Status.String())
 					return
 				}

@@ -19,15 +19,6 @@ import (
 // wrappers (package solvers/backendtest).
 var backend = backendtest.Config{New: func() solvers.Solver { return New() }, Name: "lp_solve", Basis: false}
 
-func lp2(t testing.TB, sense model.Sense) *model.Problem { return backendtest.LP2(t, sense) }
-
-func solve(t testing.TB, p *model.Problem, opt solvers.Options) *solvers.Solution {
-	t.Helper()
-	return backend.Solve(t, p, opt)
-}
-
-func near(a, b, tol float64) bool { return backendtest.Near(a, b, tol) }
-
 func TestDualsAreSensitivities(t *testing.T) { backendtest.DualsAreSensitivities(t, backend) }
 func TestReducedCostAtBound(t *testing.T)    { backendtest.ReducedCostAtBound(t, backend) }
 func TestStatuses(t *testing.T)              { backendtest.Statuses(t, backend) }
@@ -136,21 +127,21 @@ func TestBoundsAndRowTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol := solve(t, p, solvers.Options{})
+	sol := backend.Solve(t, p, solvers.Options{})
 	// x + y <= 2 with y = -5 → x <= 7, z = x − 1 <= 4 → x <= 5; objective −x + y + 0.5(x−1).
 	want := []float64{5, -5, 4}
 	if sol.Status != solvers.Optimal {
 		t.Fatalf("status %v", sol.Status)
 	}
 	for j := range want {
-		if !near(sol.X[j], want[j], 1e-9) {
+		if !backendtest.Near(sol.X[j], want[j], 1e-9) {
 			t.Fatalf("x = %v, want %v", sol.X, want)
 		}
 	}
-	if !near(sol.Objective, -5-5+2, 1e-9) {
+	if !backendtest.Near(sol.Objective, -5-5+2, 1e-9) {
 		t.Fatalf("objective %g, want -8", sol.Objective)
 	}
-	if !near(sol.RowActivity[0], 0, 1e-9) || !near(sol.RowActivity[1], 9, 1e-9) || !near(sol.RowActivity[2], 1, 1e-9) {
+	if !backendtest.Near(sol.RowActivity[0], 0, 1e-9) || !backendtest.Near(sol.RowActivity[1], 9, 1e-9) || !backendtest.Near(sol.RowActivity[2], 1, 1e-9) {
 		t.Fatalf("row activities %v, want [0 9 1]", sol.RowActivity)
 	}
 	// A ranged row active at its lower bound (min) and at its upper bound (max): the
@@ -164,8 +155,8 @@ func TestBoundsAndRowTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s1 := solve(t, q, solvers.Options{})
-	if s1.Status != solvers.Optimal || !near(s1.Objective, 3, 1e-9) || !near(s1.RowDual[0], 1, 1e-9) {
+	s1 := backend.Solve(t, q, solvers.Options{})
+	if s1.Status != solvers.Optimal || !backendtest.Near(s1.Objective, 3, 1e-9) || !backendtest.Near(s1.RowDual[0], 1, 1e-9) {
 		t.Fatalf("ranged row at its lower bound: status %v objective %g dual %v, want 3 and dual 1", s1.Status, s1.Objective, s1.RowDual)
 	}
 	m2.Maximize(model.Dot([]float64{1, 2}, []model.Var{a, b}))
@@ -173,14 +164,14 @@ func TestBoundsAndRowTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2 := solve(t, q, solvers.Options{})
-	if s2.Status != solvers.Optimal || !near(s2.Objective, 16, 1e-9) || !near(s2.RowDual[0], 2, 1e-9) {
+	s2 := backend.Solve(t, q, solvers.Options{})
+	if s2.Status != solvers.Optimal || !backendtest.Near(s2.Objective, 16, 1e-9) || !backendtest.Near(s2.RowDual[0], 2, 1e-9) {
 		t.Fatalf("ranged row at its upper bound (max): status %v objective %g dual %v, want 16 and dual 2", s2.Status, s2.Objective, s2.RowDual)
 	}
 }
 
 func TestIterationLimit(t *testing.T) {
-	sol := solve(t, backendtest.HardMIP(t), solvers.Options{IterationLimit: 50})
+	sol := backend.Solve(t, backendtest.HardMIP(t), solvers.Options{IterationLimit: 50})
 	if sol.Status != solvers.IterationLimit {
 		t.Fatalf("status %v, want iteration_limit", sol.Status)
 	}
@@ -189,7 +180,7 @@ func TestIterationLimit(t *testing.T) {
 // TestConcurrentSolves runs solves from many goroutines: the binding serialises them
 // (lp_solve is not reentrant), and every answer must still be right.
 func TestConcurrentSolves(t *testing.T) {
-	p := lp2(t, model.Minimize)
+	p := backendtest.LP2(t, model.Minimize)
 	errs := make(chan string, 64)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -200,7 +191,7 @@ func TestConcurrentSolves(t *testing.T) {
 					errs <- err.Error()
 					return
 				}
-				if sol.Status != solvers.Optimal || !near(sol.Objective, 12.5, 1e-9) {
+				if sol.Status != solvers.Optimal || !backendtest.Near(sol.Objective, 12.5, 1e-9) {
 					errs <- "status " + sol.Status.String()
 					return
 				}
@@ -221,7 +212,7 @@ func TestWaitingForTurnHonoursContext(t *testing.T) {
 	defer func() { <-turn }()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	sol, err := New().Solve(ctx, lp2(t, model.Minimize), solvers.Options{})
+	sol, err := New().Solve(ctx, backendtest.LP2(t, model.Minimize), solvers.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +239,7 @@ func TestAbortAtEveryPoint(t *testing.T) {
 			if sol.Status != solvers.Other && sol.Status != want[k] {
 				t.Fatalf("model %d, abort at call %d: status %v", k, n, sol.Status)
 			}
-			sol = solve(t, p, solvers.Options{IterationLimit: n})
+			sol = backend.Solve(t, p, solvers.Options{IterationLimit: n})
 			if sol.Status != solvers.IterationLimit && sol.Status != want[k] {
 				t.Fatalf("model %d, iteration limit %d: status %v", k, n, sol.Status)
 			}
