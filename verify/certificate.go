@@ -5,10 +5,10 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/verify/certificate"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
-// Certificate recomputes the certificate of sol for p (package verify/certificate) and
+// Certificate recomputes the certificate of sol for p (package solvers/certificate) and
 // reports one check per measure: bounds, rows, integrality (MIP), row-activity (when
 // the Solution has it), objective; and for a continuous problem with duals
 // reduced-costs, dual-feasibility, complementary-slackness and duality-gap — for a QP

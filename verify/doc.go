@@ -13,7 +13,7 @@
 //   - Certificate: an LP, MIP or QP solution against its model.Problem — bounds, rows
 //     (Ax recomputed), integrality, objective; with duals, reduced costs, dual
 //     feasibility, complementary slackness and the duality gap; for a QP the KKT
-//     residuals (package verify/certificate does the arithmetic).
+//     residuals (package solvers/certificate does the arithmetic).
 //   - Schedule: a sched.Schedule against its instance — capacity per resource and slot,
 //     demand (≥ for TAS, = for CORA), release, max_parallel, and the completion slots,
 //     utilities and sorted vector recomputed from the allocation.

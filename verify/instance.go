@@ -11,7 +11,7 @@ import (
 	"github.com/coraopt/coraopt/formulations/rs"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/verify/certificate"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
 // Formulations Instance can verify.

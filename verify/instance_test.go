@@ -9,7 +9,7 @@ import (
 	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/verify/certificate"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
 // pureGo are the backends of every build; tests name them so the liars stay out.

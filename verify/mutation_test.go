@@ -10,7 +10,7 @@ import (
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/verify/certificate"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
 // This file is the mutation test: a correct answer is perturbed in one entry,

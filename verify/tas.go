@@ -12,7 +12,7 @@ import (
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/verify/certificate"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
 func suiteTAS(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Report {

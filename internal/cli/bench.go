@@ -16,7 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/coraopt/coraopt/bench"
+	"github.com/coraopt/coraopt/internal/bench"
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/solvers"
 )

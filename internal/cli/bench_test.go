@@ -15,14 +15,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/coraopt/coraopt/bench"
+	"github.com/coraopt/coraopt/internal/bench"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
 )
 
 const (
-	benchTiny   = "../../bench/testdata/tiny"
-	benchGolden = "../../bench/testdata/cli"
+	benchTiny   = "../bench/testdata/tiny"
+	benchGolden = "../bench/testdata/cli"
 	// tinyCases leaves out the tiny suite's FINAL, which gonum's dense simplex needs a
 	// second for: the goldens run every remaining case with gonum and qp, four runs each.
 	tinyCases = `\.(mps|lp)$|tas-mip`

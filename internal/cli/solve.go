@@ -17,8 +17,8 @@ import (
 	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/certificate"
 	"github.com/coraopt/coraopt/verify"
-	"github.com/coraopt/coraopt/verify/certificate"
 )
 
 type solveOptions struct {

@@ -14,8 +14,8 @@ import (
 	"github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/certificate"
 	"github.com/coraopt/coraopt/verify"
-	"github.com/coraopt/coraopt/verify/certificate"
 )
 
 // defaultRDSSolver is the backend `coraopt solve --formulation rds` uses without --solver.

@@ -5,10 +5,10 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/verify/certificate"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
-// Tolerances for the checkers are package verify/certificate's: each is relative, a
+// Tolerances for the checkers are package solvers/certificate's: each is relative, a
 // quantity of magnitude v may be off by tol·max(1, |v|).
 type Tolerances = certificate.Tolerances
 
@@ -21,7 +21,7 @@ func scale(v float64) float64 { return math.Max(1, math.Abs(v)) }
 // column within its bounds, Ax (recomputed from X, never taken from the Solution) within
 // every row's bounds, integrality of integer columns, RowActivity (when not nil) equal to
 // the recomputed Ax, and Objective equal to p.Objective(X). It returns every violation
-// joined, or nil. The checks are package verify/certificate's Primal.
+// joined, or nil. The checks are package solvers/certificate's Primal.
 func CheckPrimal(p *model.Problem, sol *solvers.Solution, tol Tolerances) error {
 	return certificate.Primal(p, sol, tol).Err()
 }
@@ -44,7 +44,7 @@ func CheckPrimal(p *model.Problem, sol *solvers.Solution, tol Tolerances) error 
 // slackness is measured as |multiplier|·(distance of the activity from the bound its sign
 // selects), that row's or column's share of the duality gap, against Obj·max(1, |z|); the
 // gap itself may be Obj·max(1, |z|) + Dual·Σ|selected bounds|. The checks are package
-// verify/certificate's Dual.
+// solvers/certificate's Dual.
 func CheckLPCertificate(p *model.Problem, sol *solvers.Solution, tol Tolerances) error {
 	return certificate.Dual(p, sol, tol).Err()
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/coraopt/coraopt/bench"
+	"github.com/coraopt/coraopt/internal/bench"
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"

@@ -25,7 +25,7 @@ BenchmarkOnionPeel/N=1000,T=1000-2         	     100	   5000000 ns/op	   2900000
 BenchmarkOnionPeel/N=100000-2              	       1	3000000000 ns/op
 PASS
 ok  	github.com/coraopt/coraopt/formulations/tas	12.3s
-pkg: github.com/coraopt/coraopt/bench
+pkg: github.com/coraopt/coraopt/internal/bench
 BenchmarkNetlibVsHiGHS/rows<=300/afiro/simplex-2 	    1000	     20000 ns/op	        12.00 iters
 BenchmarkNetlibVsHiGHS/rows<=300/afiro/highs-2   	    1000	     40000 ns/op	        10.00 iters
 BenchmarkNetlibVsHiGHS/rows<=300/israel/simplex-2	     100	   2000000 ns/op
@@ -53,10 +53,10 @@ func TestParseGoBench(t *testing.T) {
 	if _, ok := g.Median(key, "nosuch"); ok {
 		t.Error("a missing metric has a median")
 	}
-	if _, ok := g["bench.BenchmarkVsGonum/afiro/gonum"]; !ok {
+	if _, ok := g["internal/bench.BenchmarkVsGonum/afiro/gonum"]; !ok {
 		t.Errorf("keys %v", g.Keys(""))
 	}
-	if got := g.Keys("bench.BenchmarkNetlibVsHiGHS/rows<=300/"); len(got) != 4 {
+	if got := g.Keys("internal/bench.BenchmarkNetlibVsHiGHS/rows<=300/"); len(got) != 4 {
 		t.Errorf("keys %v", got)
 	}
 }
@@ -128,7 +128,7 @@ func TestTargetsHaveBenchmarks(t *testing.T) {
 				continue
 			}
 			fn, _, _ := strings.Cut(rest, "/")
-			dir := filepath.Join("..", pkg)
+			dir := filepath.Join("..", "..", pkg)
 			if !declares(t, dir, fn) {
 				t.Errorf("%s: %s declares no %s", tg.What, dir, fn)
 			}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates docs/performance.md: the Go benchmarks of DESIGN.md's performance targets
-# (make bench) and three coraopt bench runs, rendered by bench/perfdoc.
+# (make bench) and three coraopt bench runs, rendered by internal/bench/perfdoc.
 #
-#   bash bench/performance.sh [OUTDIR]
+#   bash internal/bench/performance.sh [OUTDIR]
 #
 # OUTDIR (default: a temporary directory) keeps the raw outputs. The machine should be as
 # idle as possible: the script records the load average before each step and puts it in
@@ -43,7 +43,7 @@ loads+=("fastpaths: $(load)")
 ./bin/${fast_cmd} >"$out/fastpaths.json" || [ $? -eq 1 ]
 
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
-go run ./bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -date "$date" \
+go run ./internal/bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -date "$date" \
 	-machine "$(nproc) cores (${cpu:-unknown CPU}), $(go env GOOS)/$(go env GOARCH), $(go version | cut -d' ' -f3)" \
 	-load "The machine was shared with other work; load average (1/5/15 min) before each step — $(IFS=';'; echo "${loads[*]}")." \
 	-run "coraopt bench: Netlib LPs=$out/netlib.json=$netlib_cmd" \
@@ -51,7 +51,7 @@ go run ./bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -date "$date"
 	-run "coraopt bench: fast paths=$out/fastpaths.json=$fast_cmd" \
 	-run "coraopt bench: scaling=$out/scaling.json=$scal_cmd" \
 	-cmd "make deps" \
-	-cmd "bash bench/performance.sh   # all of the below, then bench/perfdoc" \
+	-cmd "bash internal/bench/performance.sh   # all of the below, then internal/bench/perfdoc" \
 	-cmd "GOFLAGS=-count=$count make bench BENCH='$benchre'" \
 	-cmd "$netlib_cmd" -cmd "$form_cmd" -cmd "$fast_cmd" -cmd "$scal_cmd" \
 	>docs/performance.md

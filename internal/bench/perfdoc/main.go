@@ -3,7 +3,7 @@
 // runs. It only formats what it is given; the measurements are made by the commands the
 // document lists.
 //
-//	go run ./bench/perfdoc -gobench bench.txt -count 5 \
+//	go run ./internal/bench/perfdoc -gobench bench.txt -count 5 \
 //	    -run 'Netlib LPs=netlib.json=coraopt bench --suite netlib …' \
 //	    -date 2026-11-21 -machine '…' -load '…' > docs/performance.md
 package main
@@ -14,7 +14,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/coraopt/coraopt/bench"
+	"github.com/coraopt/coraopt/internal/bench"
 )
 
 type runs []bench.PerfRun
