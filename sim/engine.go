@@ -12,6 +12,11 @@ import (
 	"github.com/coraopt/coraopt/workload"
 )
 
+// MaxIdleTicks is how many consecutive ticks with nothing running, nothing started
+// and nothing else pending end a run as stalled. A policy may wait on purpose (for a
+// time, not for an event), so the limit is generous.
+const MaxIdleTicks = 1000
+
 // Options control one run.
 type Options struct {
 	// Seed selects the true runtimes (workload.TaskRuntime's streams).
@@ -339,10 +344,13 @@ func (e *engine) loop(ctx context.Context) error {
 		tick := false
 		for len(e.q) > 0 && e.q[0].time == t {
 			ev := e.q.pop()
-			e.res.Events++
 			if ev.kind == policies.EventTick {
+				if e.remaining == 0 {
+					continue // the last tick scheduled before the last job finished
+				}
 				tick = true
 			}
+			e.res.Events++
 			if err := e.apply(ev); err != nil {
 				return err
 			}
@@ -381,8 +389,8 @@ func (e *engine) loop(ctx context.Context) error {
 }
 
 // afterTick schedules the next tick while jobs remain, and calls a run stalled when
-// three ticks in a row found nothing running, nothing started and no other event
-// pending: nothing can change any more but the policy's mind, and it did not.
+// MaxIdleTicks ticks in a row found nothing running, nothing started and no other
+// event pending: nothing can change any more but the policy's mind, and it did not.
 func (e *engine) afterTick(started int) error {
 	running := 0
 	for _, b := range e.busy {
@@ -393,7 +401,7 @@ func (e *engine) afterTick(started int) error {
 	} else {
 		e.idleTicks = 0
 	}
-	if e.idleTicks >= 3 {
+	if e.idleTicks >= MaxIdleTicks {
 		return fmt.Errorf("stalled at t=%g: %d jobs remain, nothing runs and the policy starts nothing", e.now, e.remaining)
 	}
 	e.pushEvent(event{time: e.now + e.p.(policies.Ticker).Interval(), kind: policies.EventTick, job: -1})
