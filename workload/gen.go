@@ -166,13 +166,17 @@ var RDSTemplates = []Template{
 	{"J7-terasort-50G", 800, 200, 25, 80}, {"J8-terasort-25G", 450, 100, 25, 80}, {"J9-terasort-12G", 192, 50, 25, 80},
 }
 
+// RDSStartHour is the hour of the solar day at time 0 of an rds workload: the
+// morning, so the jobs meet the green half of the cluster rising.
+const RDSStartHour = 8
+
 // RDSWorkload is rds.txt §5.3's setup: a Hadoop-1 cluster of 20 workers with 2 map and
 // 1 reduce slot each; the jobs of Table 3 in order (J1…J9, repeated when n > 9), one
 // every 10 minutes, equal priority; deadline = 2.5 × the job's runtime on the
 // dedicated cluster, and an RDS utility (eq. 4) with soft = the deadline and hard = 2 ×
 // soft, in minutes. Capacity follows a renewable-like trace: half the slots always,
 // the other half scaled by a solar day (sin over 12 of 24 hours, 10-minute steps)
-// times a seeded cloud cover U[0.5, 1] per hour — our reading of §5.4's "half
+// times a seeded cloud cover U[0.5, 1] per hour, starting at RDSStartHour — our reading of §5.4's "half
 // traditional, half green energy".
 func RDSWorkload(n int, seed uint64) (*Workload, error) {
 	const workers, maps, reduces = 20, 2, 1
@@ -206,7 +210,7 @@ func RDSWorkload(n int, seed uint64) (*Workload, error) {
 		if step%6 == 0 {
 			cover = 0.5 + 0.5*rng.Float64()
 		}
-		hour := math.Mod(tm/3600, 24)
+		hour := math.Mod(tm/3600+RDSStartHour, 24)
 		sun := 0.0
 		if hour >= 6 && hour < 18 {
 			sun = math.Sin(math.Pi * (hour - 6) / 12)
