@@ -130,5 +130,14 @@ func TestNoPolicyBeatsTheBound(t *testing.T) {
 				t.Fatalf("%s beats the bound:\n policy %v\n bound  %v", m.Name, m.SortedUtilities, b.SortedUtilities)
 			}
 		}
+		// Slots of twice the length nest the finer ones, so the coarser relaxation
+		// contains the finer one's points: its bound is never lower.
+		coarse, err := sim.Bound(context.Background(), w, seed, 2*slot, until)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if coarse.Exact && sched.CompareSorted(coarse.SortedUtilities, b.SortedUtilities, 0) < 0 {
+			t.Fatalf("slot %g gives a lower bound than slot %g:\n %v\n %v", 2*slot, slot, coarse.SortedUtilities, b.SortedUtilities)
+		}
 	})
 }
