@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/coraopt/coraopt/workload"
@@ -11,6 +13,8 @@ type genOptions struct {
 	jobs   int
 	seed   uint64
 	ratio  float64
+	swf    string
+	swfOpt workload.SWFOptions
 }
 
 func newGenCmd(s Streams, g *globalOptions) *cobra.Command {
@@ -31,6 +35,9 @@ Families:
   rds   rds.txt Table 3 (J1–J9 repeated), an arrival every 10 minutes, deadline 2.5 ×
         dedicated runtime, RDS utilities; Hadoop-1: 20 workers with 2 map and 1 reduce slot,
         half-green capacity trace.
+  swf   a Standard Workload Format trace (--swf FILE, - for stdin; --jobs caps the count,
+        0 keeps all): one task per processor, deadline = --deadline-factor × runtime,
+        step utilities (or sigmoid with --decay); what was dropped and why goes to stderr.
 
 Example:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json`,
@@ -45,8 +52,24 @@ Example:
 				w, err = workload.RUSHWorkload(o.jobs, o.seed, o.ratio)
 			case "rds":
 				w, err = workload.RDSWorkload(o.jobs, o.seed)
+			case "swf":
+				if o.swf == "" {
+					return usageErrf("--family swf needs --swf FILE")
+				}
+				in, name, err := openInput(s, o.swf)
+				if err != nil {
+					return err
+				}
+				o.swfOpt.MaxJobs = o.jobs
+				var rep *workload.SWFReport
+				w, rep, err = workload.ReadSWF(in, o.swfOpt)
+				in.Close()
+				if rep != nil {
+					fmt.Fprintf(s.Err, "coraopt: %s: %d job lines, kept %d on %d slots (%s); dropped %v; %d preceding-job links to dropped jobs removed; %d think times not modelled\n",
+						name, rep.Lines, rep.Jobs, rep.Slots, rep.Source, rep.Dropped, rep.EdgesDropped, rep.ThinkTimes)
+				}
 			default:
-				return usageErrf("--family %q: want cora, rush or rds", o.family)
+				return usageErrf("--family %q: want cora, rush, rds or swf", o.family)
 			}
 			if err != nil {
 				return usageErr(err)
@@ -58,6 +81,9 @@ Example:
 	f.StringVar(&o.family, "family", "cora", "workload family: cora, rush or rds")
 	f.IntVar(&o.jobs, "jobs", 100, "number of jobs")
 	f.Uint64Var(&o.seed, "seed", 1, "seed")
+	f.StringVar(&o.swf, "swf", "", "swf: the trace to read")
+	f.Float64Var(&o.swfOpt.DeadlineFactor, "deadline-factor", 3, "swf: deadline as a multiple of the runtime")
+	f.Float64Var(&o.swfOpt.Decay, "decay", 0, "swf: sigmoid decay per minute (0: step utilities)")
 	f.Float64Var(&o.ratio, "budget-ratio", 2, "rush: time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)")
 	return c
 }

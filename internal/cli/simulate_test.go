@@ -174,3 +174,19 @@ func TestSimulateInterrupted(t *testing.T) {
 		t.Fatalf("exit %d, output %s", code, out)
 	}
 }
+
+func TestGenSWF(t *testing.T) {
+	code, out, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--jobs", "0", "--decay", "0.5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "kept 4 on 8 slots") || !strings.Contains(errOut, "wider than the machine:1") {
+		t.Fatalf("stderr does not report what was dropped: %s", errOut)
+	}
+	if !strings.Contains(out, `"sigmoid"`) || !strings.Contains(out, `"after"`) {
+		t.Fatalf("workload: %s", out)
+	}
+	if code, _, errOut := runCLI(context.Background(), "", "gen", "--family", "swf"); code != ExitBadUsage || !strings.Contains(errOut, "--swf") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
