@@ -44,17 +44,25 @@ func UtilityCDF(series []Series, title string) (*gplot.Plot, error) {
 		for i, x := range v {
 			pts = append(pts, plotter.XY{X: x, Y: float64(i) / float64(len(v))}, plotter.XY{X: x, Y: float64(i+1) / float64(len(v))})
 		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return nil, fmt.Errorf("plot: %s: %w", s.Name, err)
+		if _, err := addLine(p, pts, s.Name, k); err != nil {
+			return nil, err
 		}
-		l.Color = plotutil.Color(k)
-		l.Width = vg.Points(1.5)
-		l.Dashes = plotutil.Dashes(k)
-		p.Add(l)
-		p.Legend.Add(s.Name, l)
 	}
 	return p, nil
+}
+
+// addLine adds a line in the k-th colour and dash pattern, with a legend entry.
+func addLine(p *gplot.Plot, pts plotter.XYs, name string, k int) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, fmt.Errorf("plot: %s: %w", name, err)
+	}
+	l.Color = plotutil.Color(k)
+	l.Width = vg.Points(1.3)
+	l.Dashes = plotutil.Dashes(k)
+	p.Add(l)
+	p.Legend.Add(name, l)
+	return l, nil
 }
 
 // BoxGroup is one class's values per policy.
@@ -201,20 +209,13 @@ func StepLines(series []Steps, title, xlabel, ylabel string) (*gplot.Plot, error
 		if len(pts) == 0 {
 			continue
 		}
-		l, err := plotter.NewLine(pts)
+		l, err := addLine(p, pts, s.Name, k)
 		if err != nil {
-			return nil, fmt.Errorf("plot: %s: %w", s.Name, err)
+			return nil, err
 		}
 		if s.Name == "capacity" {
-			l.Color = color.Gray{Y: 170}
-			l.Width = vg.Points(3)
-		} else {
-			l.Color = plotutil.Color(k)
-			l.Width = vg.Points(1.2)
-			l.Dashes = plotutil.Dashes(k)
+			l.Color, l.Width, l.Dashes = color.Gray{Y: 170}, vg.Points(3), nil
 		}
-		p.Add(l)
-		p.Legend.Add(s.Name, l)
 	}
 	return p, nil
 }

@@ -161,58 +161,31 @@ func decodeUtility(raw json.RawMessage) (sched.Utility, error) {
 	if err := json.Unmarshal(raw, &head); err != nil {
 		return nil, err
 	}
-	var u sched.Utility
-	var err error
 	switch head.Type {
 	case "sigmoid":
-		var v sched.Sigmoid
-		err, u = json.Unmarshal(raw, &v), &v
+		return unmarshalAs[sched.Sigmoid](raw)
 	case "linear":
-		var v sched.Linear
-		err, u = json.Unmarshal(raw, &v), &v
+		return unmarshalAs[sched.Linear](raw)
 	case "step":
-		var v sched.Step
-		err, u = json.Unmarshal(raw, &v), &v
+		return unmarshalAs[sched.Step](raw)
 	case "constant":
-		var v sched.Constant
-		err, u = json.Unmarshal(raw, &v), &v
+		return unmarshalAs[sched.Constant](raw)
 	case "piecewise":
-		var v sched.Piecewise
-		err, u = json.Unmarshal(raw, &v), &v
+		return unmarshalAs[sched.Piecewise](raw)
 	case "table":
-		var v sched.Table
-		err, u = json.Unmarshal(raw, &v), &v
+		return unmarshalAs[sched.Table](raw)
 	case "rds":
-		var v sched.RDS
-		err, u = json.Unmarshal(raw, &v), &v
-	default:
-		return nil, fmt.Errorf("unknown utility type %q", head.Type)
+		return unmarshalAs[sched.RDS](raw)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return deref(u), nil
+	return nil, fmt.Errorf("unknown utility type %q", head.Type)
 }
 
-// deref turns the pointer decodeUtility filled into the value type sched uses.
-func deref(u sched.Utility) sched.Utility {
-	switch v := u.(type) {
-	case *sched.Sigmoid:
-		return *v
-	case *sched.Linear:
-		return *v
-	case *sched.Step:
-		return *v
-	case *sched.Constant:
-		return *v
-	case *sched.Piecewise:
-		return *v
-	case *sched.Table:
-		return *v
-	case *sched.RDS:
-		return *v
+func unmarshalAs[U sched.Utility](raw json.RawMessage) (sched.Utility, error) {
+	var u U
+	if err := json.Unmarshal(raw, &u); err != nil {
+		return nil, err
 	}
-	return u
+	return u, nil
 }
 
 // Validate checks what the schema cannot say and completes the cluster (see

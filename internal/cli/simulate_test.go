@@ -190,3 +190,31 @@ func TestGenSWF(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// TestSimulateGolden pins the whole JSON (timing removed) of a small heterogeneous
+// Hadoop-1 workflow workload with a capacity trace under every baseline and the bound.
+// Rewrite with -update after a deliberate change, and read the diff.
+func TestSimulateGolden(t *testing.T) {
+	code, out, errOut := runCLI(context.Background(), "", "simulate", "testdata/simulate/hadoop1.json",
+		"--policies", "fifo,fair,edf,edf-n,rrh", "--seed", "4", "--bound", "--slot", "30", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	got, err := json.MarshalIndent(stripTiming(t, out), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := "testdata/simulate/hadoop1.golden.json"
+	if *update {
+		if err := os.WriteFile(golden, append(got, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
+		t.Fatalf("output changed (-want +got):\n%s", diff)
+	}
+}
