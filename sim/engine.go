@@ -151,6 +151,7 @@ type engine struct {
 	capHist    [][]policies.CapacityPoint
 	workers    []policies.Worker
 	workerBusy [][]int   // [worker][pool]
+	firstFree  []int     // [pool]: no worker before it has a free slot of the pool
 	freeSlots  [][][]int // [worker][pool] free slot ids, with Record
 
 	stageBase  []int // job j's stages are stageBase[j] … stageBase[j+1]-1 in the flat arrays
@@ -202,6 +203,7 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 	e.capNow = make([]int, np)
 	e.busy = make([]int, np)
 	e.busyInt = make([]float64, np)
+	e.firstFree = make([]int, np)
 	e.capInt = make([]float64, np)
 	e.capHist = make([][]policies.CapacityPoint, np)
 	for k, pool := range e.pools {
@@ -519,6 +521,7 @@ func (e *engine) finishTask(ev event) {
 	e.held[j*len(e.pools)+p]--
 	e.busy[p]--
 	e.workerBusy[ev.worker][p]--
+	e.firstFree[p] = min(e.firstFree[p], int(ev.worker))
 	rr := e.runRec[j]
 	for x := range rr {
 		if rr[x].Stage == s && rr[x].Task == int(ev.task) {
@@ -563,7 +566,11 @@ func (e *engine) dispatch() (int, error) {
 		if e.busy[p] >= min(e.capNow[p], e.pools[p].Slots) {
 			continue
 		}
-		for wk := range e.workers {
+		// firstFree[p] is a lower bound on the first worker with a free slot of p, so
+		// a large cluster is not scanned from worker 0 at every round.
+		hint := -1
+		wk := e.firstFree[p]
+		for ; wk < len(e.workers); wk++ {
 			for e.workerBusy[wk][p] < e.workers[wk].Slots[p] && e.busy[p] < e.capNow[p] {
 				j, ok := e.p.Pick(e, policies.Slot{Pool: p, Worker: wk, Speed: e.workers[wk].Speed})
 				if !ok {
@@ -575,10 +582,17 @@ func (e *engine) dispatch() (int, error) {
 				e.start(j, p, wk)
 				started++
 			}
+			if hint < 0 && e.workerBusy[wk][p] < e.workers[wk].Slots[p] {
+				hint = wk
+			}
 			if e.busy[p] >= e.capNow[p] {
 				break
 			}
 		}
+		if hint < 0 {
+			hint = min(wk, len(e.workers)) // workers past the stop were not looked at
+		}
+		e.firstFree[p] = hint
 	}
 	return started, nil
 }

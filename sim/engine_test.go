@@ -240,3 +240,28 @@ func TestCommonRandomNumbers(t *testing.T) {
 		}
 	}
 }
+
+// Slot identity does not matter to FIFO at speed 1: 50 one-slot workers behave as one
+// pool of 50 slots. (This pins the engine's free-worker hint: a slot it failed to
+// offer would delay some job.)
+func TestManyWorkersAsOnePool(t *testing.T) {
+	pool, err := workload.CORAWorkload(30, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Cluster = workload.Cluster{Pools: []workload.Pool{{Name: "containers", Slots: 50}},
+		Capacity: []workload.CapacityStep{{Time: 500, Slots: map[string]int{"containers": 20}}, {Time: 2000, Slots: map[string]int{"containers": 50}}}}
+	if err := pool.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	workers := *pool
+	workers.Cluster = workload.Cluster{Workers: []workload.Worker{{Count: 50, Slots: map[string]int{"containers": 1}, Speed: 1}},
+		Capacity: pool.Cluster.Capacity}
+	if err := workers.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	a, b := run(t, pool, fifo.New(), 3), run(t, &workers, fifo.New(), 3)
+	if diff := cmp.Diff(completions(a), completions(b)); diff != "" {
+		t.Fatal(diff)
+	}
+}
