@@ -46,7 +46,7 @@
 //     jobs carry Workflow and After (JobInfo.After); the engine holds a job back until
 //     the jobs it waits for finish (View.Ready). A workflow's release is its earliest
 //     job arrival and its deadline the earliest absolute deadline of its jobs
-//     (WorkflowOf gives both); GenerateReqs runs at the workflow's first arrival
+//     (Workflows gives both); GenerateReqs runs at the workflow's first arrival
 //     (Observer sees EventArrival) and AssignTask picks the workflow furthest behind its
 //     plan, then the job by HLF/LPF/MPF priority.
 //   - rtmr, dc (Deadline Constraint) — Admitter: at each arrival Admit accepts or

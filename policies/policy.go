@@ -176,7 +176,10 @@ type View interface {
 	// Held is how many slots of pool j's running tasks hold.
 	Held(j, pool int) int
 	// Finished returns the completed tasks of j in finishing order, RunningTasks
-	// the started unfinished ones.
+	// the started unfinished ones. Finished is empty once j has completed: the engine
+	// releases the records after EventJobFinish, so an estimator that learns across
+	// jobs (RTMR's c_max, RUSH's distribution estimator) keeps what it needs in
+	// Observe.
 	Finished(j int) []TaskRecord
 	RunningTasks(j int) []TaskRecord
 	// Completion is j's completion time once it has finished.
