@@ -218,3 +218,18 @@ func TestSimulateGolden(t *testing.T) {
 		t.Fatalf("output changed (-want +got):\n%s", diff)
 	}
 }
+
+// On a terminal the progress bar goes to stderr; the JSON on stdout stays clean.
+func TestSimulateProgressOnTerminal(t *testing.T) {
+	path := genWorkload(t, "--family", "cora", "--jobs", "4")
+	var out, errOut strings.Builder
+	code := Main(context.Background(), []string{"simulate", path, "-o", "json", "--replications", "2"},
+		Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, IsTerminal: true})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "simulate") {
+		t.Fatalf("no progress bar on stderr: %q", errOut.String())
+	}
+	stripTiming(t, out.String()) // fails unless stdout is pure JSON
+}
