@@ -69,6 +69,11 @@ func Bound(ctx context.Context, w *workload.Workload, seed uint64, s, until floa
 				work[i][p] += r / fastest[p]
 				longest[p] = max(longest[p], r/slowest[p])
 			}
+			if st.SlowStart < 1 && si > 0 {
+				// A task started under slow start may hold its slot while the previous
+				// stage runs, for a time no trace bounds in advance.
+				longest[p] = math.Inf(1)
+			}
 		}
 	}
 	demand := make([][]int, len(w.Jobs))

@@ -29,7 +29,10 @@
 // # Jobs
 //
 // A job's stages run in order: a stage's tasks may start once every task of the
-// previous stage has finished (Hadoop's reduce-after-map; slow start is not modelled).
+// previous stage has finished (Hadoop's reduce after map), or with a slow start f < 1
+// once ⌈f·n⌉ of its n tasks have; a task started early holds its slot until the
+// previous stage ends even when its own work is done (a reducer cannot finish before
+// the last map output), so its slot time exceeds its runtime by that wait.
 // A job waits for the jobs in its `after` list to complete. A policy implementing
 // policies.Admitter may reject a job at arrival; it then never runs, nor do the jobs
 // waiting for it, and it earns workload.UtilityNever. A job's completion is its last
@@ -43,25 +46,26 @@
 // seconds, slot t = [(t−1)s, ts). Give job i the demand η_ip = ⌊W_ip / s⌋ slot-units
 // per pool p, where W_ip is its true work on p in slot-seconds at the fastest speed of
 // p's workers; let it use slots from its arrival's slot on; give pool p in slot t the
-// capacity C_pt = the largest capacity of p during [(t−1)s − R_p, ts), R_p the
-// longest task on p (at the fastest speed); credit job i completing in slot t with
-// its utility at the *start* of the slot, (t−1)s − arrival (at least 0); drop the
+// capacity C_pt = the largest capacity of p during [(t−1)s − R_p, ts), R_p the longest
+// a task can hold a slot of p (its runtime at the slowest speed; unbounded when a stage
+// on p has slow start, since its tasks may wait); credit job i completing in slot t
+// with its utility at the *start* of the slot, (t−1)s − arrival (at least 0); drop the
 // stage order, `after` edges and the unit-task structure. Claim: any run maps to a
 // feasible integral point of this relaxation in which every job's utility is at least
 // its simulated one. Proof: let b_ipt be the slot-seconds job i's tasks occupy in pool
-// p during slot t. (1) Σ_t b_ipt ≥ W_ip (a task on a slower worker occupies longer),
-// so x_ipt = b_ipt / s meets η_ip. (2) At any instant τ the running tasks of p were
-// all running at the latest start σ among them, when fewer than cap(σ) ran; so at most
-// cap(σ) run at τ, with σ ∈ [τ − R_p, τ]: hence Σ_i b_ipt ≤ C_pt·s. (3) Job i occupies
-// nothing before its arrival, nor after its completion c, which lies in slot ⌈c/s⌉
-// (its last busy instant does), and the start of that slot is ≤ c, so the credited
-// utility is ≥ U_i(c − a_i) because utilities never increase. x is a feasible
-// fractional flow of the bipartite network job → (slot, pool) with integral
-// capacities, so an integral x with the same supports exists (flow integrality) and
-// the job's completion slot does not move later. A rejected job earns UtilityNever,
-// which is ≤ what the relaxation credits it at any slot, and the horizon is long
-// enough for its work to fit after every other job. Hence the relaxation's lexmax —
-// computed exactly by formulations/tas.OnionPeel with release times — is
+// p during slot t. (1) Σ_t b_ipt ≥ W_ip (a task on a slower worker, or one waiting
+// under slow start, occupies longer), so x_ipt = b_ipt / s meets η_ip. (2) At any
+// instant τ the running tasks of p were all running at the latest start σ among them,
+// when fewer than cap(σ) ran; so at most cap(σ) run at τ, with σ ∈ [τ − R_p, τ]: hence
+// Σ_i b_ipt ≤ C_pt·s. (3) Job i occupies nothing before its arrival, nor after its
+// completion c, which lies in slot ⌈c/s⌉ (its last busy instant does), and the start of
+// that slot is ≤ c, so the credited utility is ≥ U_i(c − a_i) because utilities never
+// increase. x is a feasible fractional flow of the bipartite network job → (slot, pool)
+// with integral capacities, so an integral x with the same supports exists (flow
+// integrality) and the job's completion slot does not move later. A rejected job earns
+// UtilityNever, which is ≤ what the relaxation credits it at any slot, and the horizon
+// is long enough for its work to fit after every other job. Hence the relaxation's
+// lexmax — computed exactly by formulations/tas.OnionPeel with release times — is
 // lexicographically at least every run's sorted utility vector. It tightens as s
 // shrinks (finer slots, earlier credited times, smaller rounding); how close an
 // achievable schedule comes is what a clairvoyant policy shows.

@@ -154,9 +154,14 @@ type engine struct {
 	firstFree  []int     // [pool]: no worker before it has a free slot of the pool
 	freeSlots  [][][]int // [worker][pool] free slot ids, with Record
 
-	stageBase  []int // job j's stages are stageBase[j] … stageBase[j+1]-1 in the flat arrays
-	pend, run  []int32
-	done       []int32
+	stageBase []int // job j's stages are stageBase[j] … stageBase[j+1]-1 in the flat arrays
+	pend, run []int32
+	done      []int32
+	// threshold[k] is how many tasks of the previous stage must have finished before
+	// stage k's tasks may start (slow start); waiting[j] holds the finish events of j's
+	// tasks whose work is done while the previous stage still runs.
+	threshold  []int32
+	waiting    [][]event
 	stageOf    []int32
 	held       []int32 // [job*len(pools)+pool]
 	depsLeft   []int32
@@ -272,9 +277,19 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 	}
 	ns := e.stageBase[n]
 	e.pend, e.run, e.done = make([]int32, ns), make([]int32, ns), make([]int32, ns)
+	e.threshold = make([]int32, ns)
+	e.waiting = make([][]event, n)
 	for i := range w.Jobs {
 		for s, st := range w.Jobs[i].Stages {
-			e.pend[e.stageBase[i]+s] = int32(st.Tasks)
+			k := e.stageBase[i] + s
+			e.pend[k] = int32(st.Tasks)
+			if s > 0 {
+				prev := float64(w.Jobs[i].Stages[s-1].Tasks)
+				e.threshold[k] = int32(math.Ceil(st.SlowStart*prev - 1e-9))
+				if st.SlowStart == 0 || st.SlowStart >= 1 {
+					e.threshold[k] = int32(prev)
+				}
+			}
 		}
 	}
 	e.stageOf = make([]int32, n)
@@ -448,7 +463,9 @@ func (e *engine) apply(ev event) error {
 		}
 		e.active = append(e.active, j) // arrivals are queued in rank order: Active stays sorted
 	case policies.EventTaskFinish:
-		e.finishTask(ev)
+		if !e.finishTask(ev) {
+			return nil // work done, slot held until the previous stage ends: nothing to tell
+		}
 		pe.Stage, pe.Task, pe.Worker, pe.Pool = int(ev.stage), int(ev.task), int(ev.worker), int(ev.pool)
 	case policies.EventJobFinish:
 		j := int(ev.job)
@@ -513,8 +530,15 @@ func (e *engine) reject(j int, obs policies.Observer) {
 	}
 }
 
-func (e *engine) finishTask(ev event) {
+// finishTask releases a task's slot and reports true, or, when the task started under
+// slow start and its stage's predecessor still runs, parks the event until that stage
+// ends and reports false.
+func (e *engine) finishTask(ev event) bool {
 	j, s, p := int(ev.job), int(ev.stage), int(ev.pool)
+	if s > int(e.stageOf[j]) {
+		e.waiting[j] = append(e.waiting[j], ev)
+		return false
+	}
 	k := e.stageBase[j] + s
 	e.run[k]--
 	e.done[k]++
@@ -543,6 +567,7 @@ func (e *engine) finishTask(ev event) {
 		for x, idx := range pi {
 			pl := &e.res.Placements[idx]
 			if pl.Stage == s && pl.Task == int(ev.task) {
+				pl.Finish = ev.time // later than Start + Runtime/speed if it waited
 				e.freeSlots[ev.worker][p] = append(e.freeSlots[ev.worker][p], pl.Slot)
 				pi[x] = pi[len(pi)-1]
 				e.placeIdx[j] = pi[:len(pi)-1]
@@ -555,7 +580,14 @@ func (e *engine) finishTask(ev event) {
 		if int(e.stageOf[j]) == len(e.info[j].Stages) {
 			e.pushEvent(event{time: ev.time, kind: policies.EventJobFinish, job: ev.job})
 		}
+		// The tasks that finished their work early now finish: same time, same batch.
+		for _, w := range e.waiting[j] {
+			w.time = ev.time
+			e.pushEvent(w)
+		}
+		e.waiting[j] = e.waiting[j][:0]
 	}
+	return true
 }
 
 // dispatch offers the free slots to the policy (see the policies package doc) and
@@ -599,6 +631,9 @@ func (e *engine) dispatch() (int, error) {
 
 func (e *engine) start(j, p, wk int) {
 	s := int(e.stageOf[j])
+	if k := e.stageBase[j] + s; e.info[j].Stages[s].Pool != p || e.pend[k] == 0 {
+		s++ // the next stage, open under slow start (Runnable said so)
+	}
 	k := e.stageBase[j] + s
 	st := &e.w.Jobs[j].Stages[s]
 	task := st.Tasks - int(e.pend[k])
@@ -665,10 +700,16 @@ func (e *engine) Runnable(j, pool int) bool {
 		return false
 	}
 	s := int(e.stageOf[j])
-	if s >= len(e.info[j].Stages) || e.info[j].Stages[s].Pool != pool {
+	st := e.info[j].Stages
+	if s >= len(st) {
 		return false
 	}
-	return e.pend[e.stageBase[j]+s] > 0
+	k := e.stageBase[j] + s
+	if st[s].Pool == pool && e.pend[k] > 0 {
+		return true
+	}
+	// Slow start: the next stage is open once enough of this one has finished.
+	return s+1 < len(st) && st[s+1].Pool == pool && e.pend[k+1] > 0 && e.done[k] >= e.threshold[k+1]
 }
 
 func (e *engine) Finished(j int) []policies.TaskRecord {

@@ -265,3 +265,38 @@ func TestManyWorkersAsOnePool(t *testing.T) {
 		t.Fatal(diff)
 	}
 }
+
+// Slow start: with 0.5 the reduce may start once half the maps have finished; an
+// early reduce task holds its slot until the last map ends.
+func TestSlowStart(t *testing.T) {
+	doc := `{"cluster": {"pools": [{"name": "map", "slots": 2}, {"name": "reduce", "slots": 2}]},
+	 "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1},
+	  "stages": [{"pool": "map", "tasks": 4, "task_runtimes": [1, 5, 1, 1]},
+	             {"pool": "reduce", "tasks": 2, "slow_start": SLOW, "task_runtimes": [2, 6]}]}]}`
+	for _, tc := range []struct {
+		slow       string
+		completion float64
+		reduceEnds []float64
+	}{
+		// Maps: 0→1, 0→5, 1→2, 2→3; done 2 of 4 at t=2. Reduces start at 2: task 0 works
+		// 2→4 but waits for the last map (5); task 1 runs 2→8.
+		{"0.5", 8, []float64{5, 8}},
+		// Without slow start the reduces start at 5: 5→7 and 5→11.
+		{"1", 11, []float64{7, 11}},
+	} {
+		w := parse(t, strings.Replace(doc, "SLOW", tc.slow, 1))
+		r := run(t, w, fifo.New(), 1)
+		if r.Jobs[0].Completion != tc.completion {
+			t.Errorf("slow start %s: completion %g, want %g", tc.slow, r.Jobs[0].Completion, tc.completion)
+		}
+		var ends []float64
+		for _, p := range r.Placements {
+			if p.Stage == 1 {
+				ends = append(ends, p.Finish)
+			}
+		}
+		if diff := cmp.Diff(tc.reduceEnds, ends); diff != "" {
+			t.Errorf("slow start %s: reduce finishes %s", tc.slow, diff)
+		}
+	}
+}

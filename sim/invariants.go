@@ -20,11 +20,16 @@ import (
 //     tasks as the capacity trace allows at that instant;
 //   - every admitted job completes: each of its tasks ran exactly once, its completion
 //     is its last task's finish, and a rejected job ran nothing;
-//   - precedence: a task starts no earlier than its job's arrival, the end of its
-//     previous stage, and the completion of every job it waits for;
-//   - true runtimes: every task ran for workload.TaskRuntime / speed — the runtime the
-//     seed fixes, whatever the policy (common random numbers);
-//   - work conserved: the engine's busy slot-seconds per pool equal Σ runtime / speed.
+//   - precedence: a task starts no earlier than its job's arrival, the completion of
+//     every job it waits for, and the moment its stage opened — the end of the
+//     previous stage, or under slow start the finish of the ⌈f·n⌉-th of its n tasks —
+//     and finishes no earlier than the end of the previous stage;
+//   - true runtimes: every task held its slot for workload.TaskRuntime / speed — the
+//     runtime the seed fixes, whatever the policy (common random numbers) — or, when
+//     it started under slow start, longer only by waiting for the previous stage to
+//     end;
+//   - work conserved: the engine's busy slot-seconds per pool equal the slots' holding
+//     times, Σ runtime / speed plus slow-start waiting.
 func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 	var errs []error
 	bad := func(format string, args ...any) {
@@ -48,6 +53,7 @@ func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 	type key struct{ job, stage, task int }
 	seen := map[key]*Placement{}
 	stageEnd := map[[2]int]float64{}
+	stageFinishes := map[[2]int][]float64{}
 	lastFinish := make([]float64, len(w.Jobs))
 	busy := make([]float64, len(w.Cluster.Pools))
 	for k := range r.Placements {
@@ -59,7 +65,7 @@ func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 		seen[kk] = p
 		st := &w.Jobs[p.Job].Stages[p.Stage]
 		want := workload.TaskRuntime(workload.JobStream(seed, w.Jobs[p.Job].ID), st, p.Stage, p.Task)
-		if p.Runtime != want || math.Abs((p.Finish-p.Start)-want/speeds[p.Worker]) > tol*max(1, want) {
+		if p.Runtime != want || (p.Finish-p.Start)-want/speeds[p.Worker] < -tol*max(1, want) {
 			bad("job %s stage %d task %d ran %g s with runtime %g, the seed gives %g at speed %g",
 				w.Jobs[p.Job].ID, p.Stage, p.Task, p.Finish-p.Start, p.Runtime, want, speeds[p.Worker])
 		}
@@ -68,6 +74,7 @@ func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 		}
 		sk := [2]int{p.Job, p.Stage}
 		stageEnd[sk] = max(stageEnd[sk], p.Finish)
+		stageFinishes[sk] = append(stageFinishes[sk], p.Finish)
 		lastFinish[p.Job] = max(lastFinish[p.Job], p.Finish)
 		busy[p.Pool] += p.Finish - p.Start
 	}
@@ -85,8 +92,13 @@ func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 				case p == nil:
 				case p.Start < job.Arrival-tol:
 					bad("job %s task %d of stage %d started at %g before its arrival %g", job.ID, t, s, p.Start, job.Arrival)
-				case s > 0 && p.Start < stageEnd[[2]int{i, s - 1}]-tol:
-					bad("job %s stage %d task %d started at %g before stage %d ended at %g", job.ID, s, t, p.Start, s-1, stageEnd[[2]int{i, s - 1}])
+				case s > 0 && p.Start < stageOpen(stageFinishes[[2]int{i, s - 1}], st.SlowStart)-tol:
+					bad("job %s stage %d task %d started at %g before its stage opened at %g", job.ID, s, t, p.Start, stageOpen(stageFinishes[[2]int{i, s - 1}], st.SlowStart))
+				case s > 0 && p.Finish < stageEnd[[2]int{i, s - 1}]-tol:
+					bad("job %s stage %d task %d finished at %g before stage %d ended at %g", job.ID, s, t, p.Finish, s-1, stageEnd[[2]int{i, s - 1}])
+				case math.Abs((p.Finish-p.Start)-p.Runtime/speeds[p.Worker]) > tol*max(1, p.Runtime) &&
+					(s == 0 || math.Abs(p.Finish-stageEnd[[2]int{i, s - 1}]) > tol):
+					bad("job %s stage %d task %d held its slot %g s for a runtime of %g s without waiting for stage %d", job.ID, s, t, p.Finish-p.Start, p.Runtime/speeds[p.Worker], s-1)
 				}
 				if p != nil {
 					for _, dep := range job.After {
@@ -160,4 +172,19 @@ func capacityAt(w *workload.Workload, pool int, t float64) int {
 		}
 	}
 	return min(c, w.Cluster.Pools[pool].Slots)
+}
+
+// stageOpen is when a stage with slow start f may start, given its predecessor's
+// finish times: the ⌈f·n⌉-th smallest of the n (all of them when f is 1).
+func stageOpen(prevFinishes []float64, f float64) float64 {
+	if len(prevFinishes) == 0 {
+		return math.Inf(1)
+	}
+	fs := slices.Clone(prevFinishes)
+	slices.Sort(fs)
+	need := len(fs)
+	if f > 0 && f < 1 {
+		need = int(math.Ceil(f*float64(len(fs)) - 1e-9))
+	}
+	return fs[max(need, 1)-1]
 }

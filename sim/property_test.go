@@ -81,6 +81,9 @@ func randomWorkload(t *rapid.T) *workload.Workload {
 					st.TaskRuntimes[k] = rapid.Float64Range(0.5, 9).Draw(t, fmt.Sprintf("x%d_%d_%d", i, s, k))
 				}
 			}
+			if s > 0 && rapid.Bool().Draw(t, fmt.Sprintf("slow%d", i)) {
+				st.SlowStart = rapid.SampledFrom([]float64{0.05, 0.5, 0.8}).Draw(t, fmt.Sprintf("slowf%d", i))
+			}
 			j.Stages = append(j.Stages, st)
 		}
 		if i > 0 && rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("dep%d", i)) == 0 {

@@ -117,6 +117,7 @@ type stageJS struct {
 	Runtime      *Runtime  `json:"runtime"`
 	TaskRuntimes []float64 `json:"task_runtimes"`
 	Data         float64   `json:"data"`
+	SlowStart    float64   `json:"slow_start"`
 }
 
 func (f *fileJSON) workload() (*Workload, []sched.Problem) {
@@ -147,7 +148,7 @@ func (f *fileJSON) workload() (*Workload, []sched.Problem) {
 		}
 		j.Utility = u
 		for _, sf := range jf.Stages {
-			j.Stages = append(j.Stages, Stage{Pool: sf.Pool, Tasks: sf.Tasks, Runtime: sf.Runtime, TaskRuntimes: sf.TaskRuntimes, Data: sf.Data})
+			j.Stages = append(j.Stages, Stage{Pool: sf.Pool, Tasks: sf.Tasks, Runtime: sf.Runtime, TaskRuntimes: sf.TaskRuntimes, Data: sf.Data, SlowStart: sf.SlowStart})
 		}
 	}
 	return w, ps
@@ -300,7 +301,18 @@ func (w *Workload) Validate() error {
 			add(key(p, "stages"), "must have at least 1 stage")
 		}
 		for s := range j.Stages {
-			checkStage(c, &j.Stages[s], index(key(p, "stages"), s), add)
+			sp := index(key(p, "stages"), s)
+			checkStage(c, &j.Stages[s], sp, add)
+			st := &j.Stages[s]
+			if st.SlowStart == 0 {
+				st.SlowStart = 1
+			}
+			switch f := st.SlowStart; {
+			case !(f > 0 && f <= 1):
+				add(key(sp, "slow_start"), "must be a fraction in (0, 1]")
+			case s == 0 && f != 1:
+				add(key(sp, "slow_start"), "the first stage has no previous stage to overlap")
+			}
 		}
 		for k, dep := range j.After {
 			d, ok := ids[dep]

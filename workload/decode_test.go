@@ -73,6 +73,8 @@ func TestDecodeProblems(t *testing.T) {
 		{"capacity pool", `"slots": 2}]}`, `"slots": 2}], "capacity": [[5, {"gpu": 1}]]}`, []string{`cluster.capacity[0][1].gpu: unknown pool "gpu"`}},
 		{"capacity order", `"slots": 2}]}`, `"slots": 2}], "capacity": [[5, {"containers": 1}], [5, {"containers": 2}]]}`, []string{"cluster.capacity[1][0]: must be a finite time >= 0, later than the previous step's"}},
 		{"no pools", `"pools": [{"name": "containers", "slots": 2}]`, `"workers": [{"slots": {"containers": 2}}], "pools": [{"name": "containers", "slots": 2}]`, []string{`cluster: must give exactly one of "pools" and "workers"`}},
+		{"slow start first", `"pool": "containers", "tasks": 2,`, `"pool": "containers", "tasks": 2, "slow_start": 0.5,`, []string{"jobs[0].stages[0].slow_start: the first stage has no previous stage to overlap"}},
+		{"slow start range", `"pool": "containers", "tasks": 2,`, `"pool": "containers", "tasks": 2, "slow_start": 1.5,`, []string{"jobs[0].stages[0].slow_start: must be <= 1"}},
 		{"missing utility", `"utility": {"type": "table", "values": [3, 3, 2, 1]},`, ``, []string{"jobs[1].utility: required"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

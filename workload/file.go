@@ -80,6 +80,12 @@ type Stage struct {
 	// Data is the input size of one task in the workload's data unit (RTMR's δ_i; 0 when
 	// not given).
 	Data float64
+	// SlowStart is Hadoop's reduce slow start for every stage after the first: this
+	// stage's tasks may start once this fraction of the previous stage's tasks has
+	// finished (rounded up), and a task started early holds its slot until the previous
+	// stage has finished even when its own work is done. In (0, 1]; Validate turns 0
+	// (absent) into the default 1, which waits for the whole previous stage.
+	SlowStart float64
 }
 
 // Runtime is a distribution of a task's base runtime in seconds:
