@@ -13,7 +13,8 @@
 // it has a free slot in the pool and the pool is below its capacity. For each offered
 // Slot the policy's Pick names the job whose next task starts there, or declines; a
 // declined slot is not offered again in that round (other workers' slots still are).
-// The engine starts the lowest-numbered unstarted task of the job's current stage. A
+// The engine starts the lowest-numbered unstarted task of the job's earliest open
+// stage on that pool (the current stage, or under slow start the next one). A
 // Pick naming a job that has no runnable task in that pool ends the run with an error:
 // that is a policy bug, never silently fixed. Tasks are never preempted.
 //

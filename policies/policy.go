@@ -171,7 +171,8 @@ type View interface {
 	Pending(j, stage int) int
 	Running(j, stage int) int
 	Done(j, stage int) int
-	// Runnable reports whether j could start a task on a slot of pool now.
+	// Runnable reports whether j could start a task on a slot of pool now: in its
+	// current stage, or in the next one once the slow start threshold is reached.
 	Runnable(j, pool int) bool
 	// Held is how many slots of pool j's running tasks hold.
 	Held(j, pool int) int
