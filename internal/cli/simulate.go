@@ -29,6 +29,7 @@ type simulateOptions struct {
 	bound        bool
 	plots        string
 	workers      int
+	check        bool
 }
 
 // simulateJSON is `coraopt simulate -o json`: the runs of --seed at the top level, the
@@ -88,6 +89,7 @@ Examples:
 	f.BoolVar(&o.bound, "bound", false, "compute the offline bound and each policy's gap to it")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
+	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
 	return c
 }
 
@@ -208,9 +210,14 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	pool(R*P, func(k int) error {
 		r, p := k/P, k%P
 		pol, _ := all.New(names[p])
-		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true})
+		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true, Record: o.check})
 		if err != nil {
 			return err
+		}
+		if o.check {
+			if err := sim.CheckInvariants(w, o.seed+uint64(r), res); err != nil {
+				return failed(fmt.Errorf("%s, seed %d: the simulator broke an invariant (a bug, please report it):\n%w", names[p], o.seed+uint64(r), err))
+			}
 		}
 		metrics[r][p] = sim.Summarize(w, res)
 		makespan[r][p] = res.Makespan

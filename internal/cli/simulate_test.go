@@ -53,7 +53,7 @@ func genWorkload(t *testing.T, args ...string) string {
 // same seed gives the same bytes (once timing is removed).
 func TestSimulateDeterministic(t *testing.T) {
 	path := genWorkload(t, "--family", "cora", "--jobs", "12", "--seed", "3")
-	args := []string{"simulate", path, "--policies", "fifo,fair,edf,edf-n,rrh", "--seed", "7", "--replications", "3", "--bound", "--slot", "120", "-o", "json"}
+	args := []string{"simulate", path, "--policies", "fifo,fair,edf,edf-n,rrh", "--seed", "7", "--replications", "3", "--bound", "--slot", "120", "-o", "json", "--check"}
 	var first any
 	for _, workers := range []string{"1", "2", "1"} {
 		code, out, errOut := runCLI(context.Background(), "", append(args, "--workers", workers)...)
