@@ -182,6 +182,18 @@ type engine struct {
 	lastChange float64 // time of the last busy-count change, for the busy integral
 	capInt     []float64
 	idleTicks  int
+	eventNanos int64 // policy time in this instant's event callbacks, with Options.Timing
+}
+
+// call runs a policy callback, timing it with Options.Timing.
+func (e *engine) call(f func()) {
+	if !e.opt.Timing {
+		f()
+		return
+	}
+	t0 := time.Now()
+	f()
+	e.eventNanos += time.Since(t0).Nanoseconds()
 }
 
 // Run simulates w under policy p. It fails when a policy misbehaves (picks a job that
@@ -352,8 +364,8 @@ func (e *engine) pushEvent(ev event) {
 
 func (e *engine) loop(ctx context.Context) error {
 	rounder, _ := e.p.(policies.Rounder)
-	for len(e.q) > 0 {
-		if e.res.Events&4095 == 0 && ctx.Err() != nil {
+	for batch := 0; len(e.q) > 0; batch++ {
+		if batch&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		t := e.q[0].time
@@ -388,7 +400,10 @@ func (e *engine) loop(ctx context.Context) error {
 		}
 		e.res.Rounds++
 		if e.opt.Timing {
-			e.res.Timing.DecisionNanos = append(e.res.Timing.DecisionNanos, time.Since(start).Nanoseconds())
+			// The round, plus what the policy spent in Admit, Tick and Observe on the
+			// events of this instant (RDS decides in Tick, RTMR in Admit).
+			e.res.Timing.DecisionNanos = append(e.res.Timing.DecisionNanos, time.Since(start).Nanoseconds()+e.eventNanos)
+			e.eventNanos = 0
 		}
 		if tick {
 			if err := e.afterTick(started); err != nil {
@@ -457,9 +472,13 @@ func (e *engine) apply(ev event) error {
 			e.reject(j, obs)
 			return nil
 		}
-		if a, ok := e.p.(policies.Admitter); ok && !a.Admit(e, j) {
-			e.reject(j, obs)
-			return nil
+		if a, ok := e.p.(policies.Admitter); ok {
+			admit := true
+			e.call(func() { admit = a.Admit(e, j) })
+			if !admit {
+				e.reject(j, obs)
+				return nil
+			}
 		}
 		e.active = append(e.active, j) // arrivals are queued in rank order: Active stays sorted
 	case policies.EventTaskFinish:
@@ -480,15 +499,15 @@ func (e *engine) apply(ev event) error {
 			e.depsLeft[d]--
 		}
 		if obs != nil {
-			obs.Observe(e, pe)
+			e.call(func() { obs.Observe(e, pe) })
 		}
 		e.finRec[j] = nil // released: an Observer keeps what it needs
 		return nil
 	case policies.EventTick:
-		e.p.(policies.Ticker).Tick(e)
+		e.call(func() { e.p.(policies.Ticker).Tick(e) })
 	}
 	if obs != nil {
-		obs.Observe(e, pe)
+		e.call(func() { obs.Observe(e, pe) })
 	}
 	return nil
 }
@@ -521,7 +540,9 @@ func (e *engine) reject(j int, obs policies.Observer) {
 	e.remaining--
 	e.activeDirty = true
 	if obs != nil {
-		obs.Observe(e, policies.Event{Kind: policies.EventReject, Time: e.now, Job: j, Stage: -1, Task: -1, Worker: -1, Pool: -1})
+		e.call(func() {
+			obs.Observe(e, policies.Event{Kind: policies.EventReject, Time: e.now, Job: j, Stage: -1, Task: -1, Worker: -1, Pool: -1})
+		})
 	}
 	for _, d := range e.dependents[j] {
 		if e.arrived[d] {

@@ -300,3 +300,25 @@ func TestSlowStart(t *testing.T) {
 		}
 	}
 }
+
+// Wall-clock time is measured only with Options.Timing, once per decision round, and
+// reported only under the metrics' timing key.
+func TestTimingOnlyWhenAsked(t *testing.T) {
+	w := parse(t, threeJobs)
+	for _, timing := range []bool{false, true} {
+		r, err := sim.Run(context.Background(), w, fifo.New(), sim.Options{Timing: timing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := sim.Summarize(w, r)
+		if !timing {
+			if r.Timing != nil || m.Timing != nil {
+				t.Fatal("timing measured without Options.Timing")
+			}
+			continue
+		}
+		if r.Timing == nil || len(r.Timing.DecisionNanos) != r.Rounds || m.Timing == nil || m.Timing.DecisionMaxMicros < m.Timing.DecisionMeanMicros {
+			t.Fatalf("timing %+v for %d rounds, metrics %+v", r.Timing, r.Rounds, m.Timing)
+		}
+	}
+}

@@ -62,7 +62,9 @@ type VsBound struct {
 	SumGap             float64 `json:"sum_gap"` // bound sum − policy sum (the bound is lexmax, not max-sum: this may be negative)
 }
 
-// TimingMetrics are wall-clock decision times per round, in microseconds.
+// TimingMetrics are wall-clock decision times per decision round (StartRound and the
+// Picks, plus the policy's Admit, Tick and Observe calls at that instant), in
+// microseconds.
 type TimingMetrics struct {
 	DecisionMeanMicros float64 `json:"decision_mean_us"`
 	DecisionP99Micros  float64 `json:"decision_p99_us"`
