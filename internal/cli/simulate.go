@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -40,14 +41,89 @@ type simulateJSON struct {
 	Policies     []*sim.Metrics   `json:"policies"`
 	Bound        *sim.BoundResult `json:"bound,omitempty"`
 	Replications []replication    `json:"replications,omitempty"`
-	Interrupted  bool             `json:"interrupted,omitempty"`
-	Timing       *simTiming       `json:"timing,omitempty"`
+	// Summary aggregates every seed per policy (with --replications > 1).
+	Summary     []policySummary `json:"summary,omitempty"`
+	Interrupted bool            `json:"interrupted,omitempty"`
+	Timing      *simTiming      `json:"timing,omitempty"`
 }
 
 type replication struct {
 	Seed     uint64           `json:"seed"`
 	Policies []*sim.Metrics   `json:"policies"`
 	Bound    *sim.BoundResult `json:"bound,omitempty"`
+}
+
+// policySummary is a policy's mean and sample standard deviation over the seeds.
+type policySummary struct {
+	Name         string   `json:"name"`
+	Seeds        int      `json:"seeds"`
+	MinUtility   meanStd  `json:"min_utility"`
+	SumUtility   meanStd  `json:"sum_utility"`
+	DeadlinesMet meanStd  `json:"deadlines_met"`
+	MissPenalty  meanStd  `json:"deadline_miss_penalty"`
+	MeanResponse meanStd  `json:"mean_response"`
+	MinGap       *meanStd `json:"min_gap,omitempty"`
+	SumGap       *meanStd `json:"sum_gap,omitempty"`
+}
+
+type meanStd struct {
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+}
+
+func newMeanStd(xs []float64) meanStd {
+	if len(xs) == 0 {
+		return meanStd{}
+	}
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	if len(xs) > 1 {
+		v /= float64(len(xs) - 1)
+	}
+	return meanStd{Mean: m, Std: math.Sqrt(v)}
+}
+
+// summarize aggregates the runs of every seed per policy, in --policies order.
+func summarize(names []string, out *simulateJSON) []policySummary {
+	all := [][]*sim.Metrics{out.Policies}
+	for _, r := range out.Replications {
+		all = append(all, r.Policies)
+	}
+	var sums []policySummary
+	for _, name := range names {
+		var minU, sumU, met, pen, resp, minG, sumG []float64
+		for _, ms := range all {
+			for _, m := range ms {
+				if m.Name != name {
+					continue
+				}
+				minU, sumU = append(minU, m.MinUtility), append(sumU, m.SumUtility)
+				met, pen = append(met, float64(m.DeadlinesMet)), append(pen, m.DeadlineMissPenalty)
+				resp = append(resp, m.MeanResponse)
+				if m.VsBound != nil {
+					minG, sumG = append(minG, m.VsBound.MinGap), append(sumG, m.VsBound.SumGap)
+				}
+			}
+		}
+		if len(minU) == 0 {
+			continue
+		}
+		ps := policySummary{Name: name, Seeds: len(minU), MinUtility: newMeanStd(minU), SumUtility: newMeanStd(sumU),
+			DeadlinesMet: newMeanStd(met), MissPenalty: newMeanStd(pen), MeanResponse: newMeanStd(resp)}
+		if len(minG) > 0 {
+			a, b := newMeanStd(minG), newMeanStd(sumG)
+			ps.MinGap, ps.SumGap = &a, &b
+		}
+		sums = append(sums, ps)
+	}
+	return sums
 }
 
 type simTiming struct {
@@ -268,6 +344,9 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	if out.Policies == nil {
 		out.Policies = []*sim.Metrics{}
 	}
+	if R > 1 {
+		out.Summary = summarize(names, out)
+	}
 	return out, nil
 }
 
@@ -306,6 +385,20 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 	one(out.Seed, out.Policies, out.Bound)
 	for _, r := range out.Replications {
 		one(r.Seed, r.Policies, r.Bound)
+	}
+	if len(out.Summary) > 0 {
+		fmt.Fprintf(w, "\nover %d seeds: mean ± standard deviation\n", out.Summary[0].Seeds)
+		tw := newTable(w)
+		row(tw, "policy", "min utility", "sum utility", "deadlines met", "miss penalty", "mean response s", "min gap", "sum gap")
+		f := func(m meanStd) string { return fmt.Sprintf("%.4g ± %.2g", m.Mean, m.Std) }
+		for _, ps := range out.Summary {
+			minGap, sumGap := "-", "-"
+			if ps.MinGap != nil {
+				minGap, sumGap = f(*ps.MinGap), f(*ps.SumGap)
+			}
+			row(tw, ps.Name, f(ps.MinUtility), f(ps.SumUtility), f(ps.DeadlinesMet), f(ps.MissPenalty), f(ps.MeanResponse), minGap, sumGap)
+		}
+		tw.Flush()
 	}
 	if out.Interrupted {
 		fmt.Fprintln(w, "\ninterrupted: only the runs that finished are shown")

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,7 +87,18 @@ func TestSimulateDeterministic(t *testing.T) {
 			SortedUtilities []float64 `json:"sorted_utilities"`
 			Exact           bool
 		}
-		Replications []struct{ Seed uint64 }
+		Replications []struct {
+			Seed     uint64
+			Policies []struct {
+				Name       string
+				SumUtility float64 `json:"sum_utility"`
+			}
+		}
+		Summary []struct {
+			Name       string
+			Seeds      int
+			SumUtility struct{ Mean, Std float64 } `json:"sum_utility"`
+		}
 	}
 	_, raw, _ := runCLI(context.Background(), "", args...)
 	if err := json.Unmarshal([]byte(raw), &out); err != nil {
@@ -94,6 +106,20 @@ func TestSimulateDeterministic(t *testing.T) {
 	}
 	if out.Seed != 7 || len(out.Policies) != 5 || out.Bound == nil || len(out.Replications) != 2 || out.Replications[1].Seed != 9 {
 		t.Fatalf("unexpected output shape: %s", raw)
+	}
+	if len(out.Summary) != 5 {
+		t.Fatalf("summary of %d policies", len(out.Summary))
+	}
+	for k, sum := range out.Summary {
+		var xs []float64
+		xs = append(xs, sumOf(out.Policies[k].SortedUtilities))
+		for _, r := range out.Replications {
+			xs = append(xs, r.Policies[k].SumUtility)
+		}
+		mean := (xs[0] + xs[1] + xs[2]) / 3
+		if sum.Name != out.Policies[k].Name || sum.Seeds != 3 || math.Abs(sum.SumUtility.Mean-mean) > 1e-9*max(1, mean) {
+			t.Fatalf("summary %+v, sums %v", sum, xs)
+		}
 	}
 	for _, p := range out.Policies {
 		if len(p.Jobs) != 12 || p.VsBound == nil || p.Timing == nil {
@@ -116,6 +142,14 @@ func TestSimulateDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+func sumOf(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }
 
 func TestSimulateBadInput(t *testing.T) {
