@@ -29,6 +29,9 @@ type Metrics struct {
 	// completed jobs with a deadline, y the response time and y_ref the relative
 	// deadline.
 	DeadlineMissPenalty float64 `json:"deadline_miss_penalty"`
+	// MeanTardiness is the mean of max(0, completion − deadline) over the completed
+	// jobs with a deadline (seconds).
+	MeanTardiness float64 `json:"mean_tardiness"`
 	// Utilization is busy slot-seconds over available slot-seconds per pool, on
 	// [0, makespan].
 	Utilization  map[string]float64 `json:"utilization"`
@@ -50,6 +53,7 @@ type JobMetrics struct {
 	Utility    float64  `json:"utility"`
 	Deadline   *float64 `json:"deadline"` // absolute, seconds
 	Met        *bool    `json:"met"`
+	Tardiness  *float64 `json:"tardiness,omitempty"` // max(0, completion − deadline)
 	Rejected   bool     `json:"rejected,omitempty"`
 }
 
@@ -78,7 +82,7 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 		Utilization: map[string]float64{}}
 	m.Jobs = make([]JobMetrics, len(r.Jobs))
 	m.SortedUtilities = make([]float64, len(r.Jobs))
-	responses, completed := 0.0, 0
+	responses, completed, tardy := 0.0, 0, 0
 	for i, jr := range r.Jobs {
 		job := &w.Jobs[i]
 		jm := JobMetrics{ID: jr.ID, Arrival: jr.Arrival, Rejected: jr.Rejected}
@@ -103,6 +107,10 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 					m.DeadlinesMet++
 				}
 				m.DeadlineMissPenalty += job.Priority * max(0, resp-job.Deadline) / job.Deadline
+				tard := max(0, resp-job.Deadline)
+				jm.Tardiness = &tard
+				m.MeanTardiness += tard
+				tardy++
 			}
 		}
 		if jm.Utility == 0 {
@@ -118,6 +126,9 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 	}
 	if completed > 0 {
 		m.MeanResponse = responses / float64(completed)
+	}
+	if tardy > 0 {
+		m.MeanTardiness /= float64(tardy)
 	}
 	for k, p := range w.Cluster.Pools {
 		if r.CapacitySeconds[k] > 0 {
