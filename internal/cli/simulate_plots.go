@@ -17,6 +17,9 @@ import (
 	"github.com/coraopt/coraopt/workload"
 )
 
+// maxGanttTasks caps the tasks one Gantt chart draws.
+const maxGanttTasks = 5_000
+
 // jobClass is a job's completion-time class as cora.txt §III-C names them, read from a
 // sigmoid's decay (critical μ ≥ 4, sensitive 0 < μ < 4, insensitive μ = 0); jobs with
 // other utilities form one class.
@@ -97,11 +100,18 @@ func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *worklo
 		if err != nil {
 			return err
 		}
-		bars := make([]plot.Bar, len(r.Placements))
-		for k, pl := range r.Placements {
+		// Placements are in start order; past maxGanttTasks the chart shows the start of
+		// the run only (a chart of millions of bars is neither readable nor small).
+		shown := r.Placements[:min(len(r.Placements), maxGanttTasks)]
+		bars := make([]plot.Bar, len(shown))
+		for k, pl := range shown {
 			bars[k] = plot.Bar{Row: rowOf[[3]int{pl.Worker, pl.Pool, pl.Slot}], Start: pl.Start, End: pl.Finish, Job: pl.Job}
 		}
-		g, err := plot.SimGantt(bars, rows, fmt.Sprintf("%s under %s: tasks on slots (colour = job, seed %d)", w.Name, name, o.seed))
+		title := fmt.Sprintf("%s under %s: tasks on slots (colour = job, seed %d)", w.Name, name, o.seed)
+		if len(shown) < len(r.Placements) {
+			title = fmt.Sprintf("%s under %s: the first %d of %d tasks (colour = job, seed %d)", w.Name, name, len(shown), len(r.Placements), o.seed)
+		}
+		g, err := plot.SimGantt(bars, rows, title)
 		if err != nil {
 			return err
 		}
