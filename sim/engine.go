@@ -36,8 +36,8 @@ type Result struct {
 	// Events counts the events applied; Rounds the decision rounds (one per distinct
 	// event time with something to decide).
 	Events, Rounds int
-	// Busy is the busy slot-seconds per pool; CapacitySeconds ∫ min(capacity, slots) dt
-	// over [0, Makespan] per pool.
+	// Busy is the busy slot-seconds per pool (slots held, slow-start waits included);
+	// CapacitySeconds ∫ min(capacity, slots) dt; both over [0, Makespan] per pool.
 	Busy, CapacitySeconds []float64
 	Makespan              float64
 	Clairvoyant           bool
@@ -58,7 +58,7 @@ type Placement struct {
 	Job, Stage, Task int
 	Worker, Pool     int
 	Slot             int     // which of the worker's slots of the pool, 0-based
-	Start, Finish    float64 // Finish − Start = Runtime / speed
+	Start, Finish    float64 // Finish − Start = Runtime / speed, or more after a slow-start wait
 	Runtime          float64 // true base runtime
 }
 
