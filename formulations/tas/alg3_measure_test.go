@@ -44,12 +44,14 @@ var alg3Rules = [3]Alg3Bottleneck{FirstFailing, LowestIndex, HighestIndex}
 //
 //	tiny:  2–5 jobs, 2–6 slots, C 1–4, demands 1..C·T/2+1
 //	small: 5–10 jobs, 5–16 slots, C 1–6, demands 1..max(1, 2·C·T/n)
-//	large: 20–100 jobs, 10–60 slots, C 1–20, demands 1..max(1, 2·C·T/n)
+//	large: 20–50 jobs, 10–40 slots, C 1–20, demands 1..max(1, 2·C·T/n)
 //
 // Utility families: int (tables of integers 0–9, non-increasing: values tie often), real
-// (tables of reals in [0, 10)), sigmoid (rush.txt §IV, W/(1+e^{β(t−B)}) with priority W
-// in 1..5 as in §V-B, budget B in 1..T, β in {0.5, 1, 2, 5}), linear (rush.txt §IV,
-// max(β(B−t)+W, 0), W in 1..5, B in 1..T, β in {0.5, 1, 2}).
+// (tables of reals in [0, 10)), sigmoid (rush.txt §IV, W/(1+e^{β(t−B)}) — the paper
+// prints e^{β(B−T)}, which would increase with T — with W uniform in [1, 5] (§V-B: "randomly
+// selected from 1 to 5"; real, so that jobs do not tie), budget B in 1..T, β in {0.5, 1,
+// 2, 5}), linear (rush.txt §IV, max(β(B−t)+W, 0), W in 1..5, B in 1..T, β in
+// {0.5, 1, 2}).
 func genAlg3(rng *rand.Rand, size, family string) *sched.Instance {
 	for {
 		var n, T, C, maxDemand int
