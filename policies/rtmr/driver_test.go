@@ -3,7 +3,6 @@ package rtmr
 import (
 	"container/heap"
 	"math"
-	"testing"
 )
 
 // This file is a small event-driven stand-in for the simulator (package sim, written
@@ -83,7 +82,14 @@ func (o simOutcome) Utilization(all bool) float64 {
 // deadlineTol absorbs rounding between the scheduler's sums and the driver's.
 const deadlineTol = 1e-6
 
-func drive(t testing.TB, w *Workload, s Scheduler) simOutcome {
+// fataler is what drive needs of *testing.T, *testing.B and *rapid.T.
+type fataler interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+func drive(t fataler, w *Workload, s Scheduler) simOutcome {
 	t.Helper()
 	nw := len(w.Cluster.Workers)
 	freeMap := make([]int, nw)
