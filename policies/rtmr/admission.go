@@ -35,11 +35,12 @@ type Admission struct {
 	last     *record // the job the dispatcher started latest, kept after it finishes
 	seq      int
 	zm, zr   []float64 // [0,…,0] for a job without predecessor (Algorithm I lines 2–3)
+	ring     []float64 // placeFrom's scratch
 }
 
 // NewAdmission returns an empty controller for a cluster of l map and q reduce slots.
 func NewAdmission(l, q int) *Admission {
-	return &Admission{l: l, q: q, zm: make([]float64, l), zr: make([]float64, q)}
+	return &Admission{l: l, q: q, zm: make([]float64, l), zr: make([]float64, q), ring: make([]float64, max(l, q))}
 }
 
 // Len is the number of accepted jobs not yet finished.
@@ -84,14 +85,13 @@ func (a *Admission) predVectors(p int) ([]float64, []float64) {
 
 // calc is Algorithm III (which runs Algorithm II on the same T_p^m for e^m, line 1):
 // dstM and dstR receive J.T^m and J.T^r computed from pm and pr at time now.
-func calc(r *record, pm, pr []float64, now float64, dstM, dstR []float64) (em, e float64) {
-	copy(dstM, pm)
-	em = place(dstM, r.job.M(), r.epsM, now) // Alg. II lines 2–8, "current Time" = now
-	copy(dstR, pr)
+func (a *Admission) calc(r *record, pm, pr []float64, now float64, dstM, dstR []float64) (em, e float64) {
+	em = placeFrom(dstM, pm, r.job.M(), r.epsM, now, a.ring) // Alg. II lines 2–8, "current Time" = now
 	if r.job.Reduces == 0 {
+		copy(dstR, pr)
 		return em, em // a map-only job is done when its maps are
 	}
-	e = place(dstR, r.job.Reduces, r.epsR, em) // Alg. III lines 3–9
+	e = placeFrom(dstR, pr, r.job.Reduces, r.epsR, em, a.ring) // Alg. III lines 3–9
 	return em, e
 }
 
@@ -99,24 +99,9 @@ func calc(r *record, pm, pr []float64, now float64, dstM, dstR []float64) (em, e
 // ε̃^r. It returns the record of the accepted job, or nil when j or one of the jobs after
 // it in the queue would miss its deadline; a rejected job leaves the controller as it was.
 func (a *Admission) Admit(now float64, j *Job, epsM, epsR float64) *record {
-	r := &record{job: j, abs: j.AbsDeadline(), seq: a.seq, epsM: epsM, epsR: epsR}
-	p := a.insertAt(r)
-	pm, pr := a.predVectors(p)
-	r.tm, r.tr = make([]float64, a.l), make([]float64, a.q)
-	r.em, r.e = calc(r, pm, pr, now, r.tm, r.tr) // lines 1–6
-	if r.e > r.abs {                             // line 7: e > A + D
+	r, p := a.decide(now, j, epsM, epsR)
+	if r == nil {
 		return nil
-	}
-	prevM, prevR := r.tm, r.tr // line 10: J_p = J
-	for _, s := range a.order[p:] {
-		if s.nm == nil {
-			s.nm, s.nr = make([]float64, a.l), make([]float64, a.q)
-		}
-		s.nem, s.ne = calc(s, prevM, prevR, now, s.nm, s.nr) // lines 13–15
-		if s.ne > s.abs {                                    // line 16
-			return nil
-		}
-		prevM, prevR = s.nm, s.nr // line 19
 	}
 	// Lines 22–23: insert J and make the tentative vectors the successors' own.
 	for _, s := range a.order[p:] {
@@ -127,6 +112,37 @@ func (a *Admission) Admit(now float64, j *Job, epsM, epsR float64) *record {
 	a.order = slices.Insert(a.order, p, r)
 	a.seq++
 	return r
+}
+
+// Decide is Algorithm I lines 1–21 without lines 22–23: whether j would be accepted now.
+func (a *Admission) Decide(now float64, j *Job, epsM, epsR float64) bool {
+	r, _ := a.decide(now, j, epsM, epsR)
+	return r != nil
+}
+
+// decide returns j's tentative record and queue position, or nil, leaving the successors'
+// tentative vectors in their scratch fields.
+func (a *Admission) decide(now float64, j *Job, epsM, epsR float64) (*record, int) {
+	r := &record{job: j, abs: j.AbsDeadline(), seq: a.seq, epsM: epsM, epsR: epsR}
+	p := a.insertAt(r)
+	pm, pr := a.predVectors(p)
+	r.tm, r.tr = make([]float64, a.l), make([]float64, a.q)
+	r.em, r.e = a.calc(r, pm, pr, now, r.tm, r.tr) // lines 1–6
+	if r.e > r.abs {                               // line 7: e > A + D
+		return nil, 0
+	}
+	prevM, prevR := r.tm, r.tr // line 10: J_p = J
+	for _, s := range a.order[p:] {
+		if s.nm == nil {
+			s.nm, s.nr = make([]float64, a.l), make([]float64, a.q)
+		}
+		s.nem, s.ne = a.calc(s, prevM, prevR, now, s.nm, s.nr) // lines 13–15
+		if s.ne > s.abs {                                      // line 16
+			return nil, 0
+		}
+		prevM, prevR = s.nm, s.nr // line 19
+	}
+	return r, p
 }
 
 // start records that the dispatcher gave r its first map task; r is the head of the

@@ -204,7 +204,7 @@ func (a *Admission) feedback(now float64, r *record) {
 	r.em, r.e = now, now
 	prevM, prevR := r.tm, r.tr
 	for _, s := range a.order[i+1:] { // lines 12–19
-		s.em, s.e = calc(s, prevM, prevR, now, s.tm, s.tr)
+		s.em, s.e = a.calc(s, prevM, prevR, now, s.tm, s.tr)
 		prevM, prevR = s.tm, s.tr
 	}
 }

@@ -5,76 +5,107 @@ import (
 	"sort"
 )
 
-// place runs the loop of Algorithm II lines 2–8 (and, with floor = e^m, Algorithm III lines
-// 3–9) on the sorted slot-availability vector t: k times, take the smallest entry t_1,
-// set it to max(t_1, floor) + eps and re-sort. It returns the value the last iteration
-// wrote (e^m, or e), and leaves t sorted. k must be >= 1 and eps > 0.
+// placeFrom runs the loop of Algorithm II lines 2–8 (and, with floor = e^m, Algorithm III
+// lines 3–9) on a copy of the sorted slot-availability vector src, written to dst: k
+// times, take the smallest entry t_1, set it to max(t_1, floor) + eps and re-sort. It
+// returns the value the last iteration wrote (e^m, or e). k >= 1, eps > 0, len(dst) ==
+// len(src) <= len(ring); ring is scratch.
 //
-// The loop as printed costs O(k log n) per job; an admission decision re-runs it for every
-// job after the new one in the queue, so place computes the same vector in O(n) once the
-// spread of t is at most eps: from then on the greedy choice visits the entries in
-// cyclic order (each pick moves the smallest entry past the largest), so k = a·n + b picks
-// add (a+1)·eps to the b smallest entries and a·eps to the rest — the entries rotate.
-// Until then it does the printed step one pick at a time (a binary search and a memmove).
-// The result equals the printed loop's up to floating-point rounding of a·eps versus a
-// repeated additions (TestPlaceMatchesPrintedLoop).
-func place(t []float64, k int, eps, floor float64) float64 {
-	n := len(t)
-	// c entries are below floor. The printed loop picks them first (they are the smallest)
-	// and each becomes floor + eps; entries it never picks keep their value.
-	c := sort.SearchFloat64s(t, floor) // first index with t[i] >= floor
+// As printed the loop costs O(k·n log n) per job (a sort per pick), and an admission
+// decision re-runs it for every job after the new one in the queue. placeFrom gets the
+// same vector in O(k + n) from two observations. (1) The values written are non-decreasing
+// (each is the current minimum plus eps, and the minimum never decreases), so they form a
+// FIFO queue B that is sorted by construction; the smallest entry is always the head of
+// B or the next unpicked entry of src (queue A) — a merge, O(1) per pick. (2) Once every
+// entry of src has been picked, all n values are in B and the picks go round B in order,
+// each adding eps, so the remaining k' = a·n + b picks add (a+1)·eps to the first b and
+// a·eps to the rest: closed form. Entries below floor are all picked first (they are the
+// smallest) when k >= their count c, and count as floor; when k < c only the k smallest
+// are picked. The result equals the printed loop's up to the rounding of a·eps against
+// a repeated additions (TestPlaceFromMatchesPrintedLoop).
+func placeFrom(dst, src []float64, k int, eps, floor float64, ring []float64) float64 {
+	n := len(src)
+	c := 0 // entries below floor
+	if src[0] < floor {
+		c = sort.SearchFloat64s(src, floor)
+	}
 	if k < c {
+		// The k smallest become floor + eps; the rest keep their values.
 		v := floor + eps
-		// Drop the k smallest, then insert k copies of v where they sort.
-		copy(t, t[k:])
-		rest := t[:n-k]
+		rest := src[k:]
 		at := upperBound(rest, v)
-		copy(t[at+k:], t[at:n-k])
+		copy(dst, rest[:at])
 		for i := at; i < at+k; i++ {
-			t[i] = v
+			dst[i] = v
 		}
+		copy(dst[at+k:], rest[at:])
 		return v
 	}
-	for i := 0; i < c; i++ {
-		t[i] = floor
-	}
+	ai := 0        // next unpicked entry of src (queue A)
+	bh, bn := 0, 0 // queue B: ring[bh], …, bn entries
 	last := 0.0
-	for k > 0 {
-		if t[n-1]-t[0] <= eps {
-			return rotate(t, k, eps)
+	for ; k > 0 && ai < n; k-- {
+		a := max(src[ai], floor)
+		if bn == 0 || a <= ring[bh] {
+			ai++
+			last = a + eps
+		} else {
+			last = ring[bh] + eps
+			bh++
+			if bh == n {
+				bh = 0
+			}
+			bn--
 		}
-		v := t[0] + eps
-		last = v
-		k--
-		at := upperBound(t[1:], v) // entries of t[1:] that are <= v move one left
-		copy(t[:at], t[1:at+1])
-		t[at] = v
+		t := bh + bn
+		if t >= n {
+			t -= n
+		}
+		ring[t] = last
+		bn++
 	}
-	return last
-}
-
-// rotate does k picks on a sorted t whose spread is at most eps (see place).
-func rotate(t []float64, k int, eps float64) float64 {
-	n := len(t)
+	if k == 0 {
+		// Merge what is left of A (all >= floor, since A's entries below floor were
+		// picked first) with B into dst.
+		i := 0
+		for ai < n || bn > 0 {
+			if bn == 0 || (ai < n && src[ai] <= ring[bh]) {
+				dst[i] = src[ai]
+				ai++
+			} else {
+				dst[i] = ring[bh]
+				bh++
+				if bh == n {
+					bh = 0
+				}
+				bn--
+			}
+			i++
+		}
+		return last
+	}
+	// A is empty and B holds all n values, sorted from bh: k more picks go round it.
 	a, b := k/n, k%n
-	last := t[(k-1)%n] + float64((k-1)/n)*eps + eps
+	at := func(i int) float64 { // i-th smallest of B
+		i += bh
+		if i >= n {
+			i -= n
+		}
+		return ring[i]
+	}
+	last = at((k-1)%n) + float64((k-1)/n)*eps + eps
 	fa := float64(a) * eps
 	fb := float64(a+1) * eps
-	for i := 0; i < b; i++ {
-		t[i] += fb
-	}
 	for i := b; i < n; i++ {
-		t[i] += fa
+		dst[i-b] = at(i) + fa
 	}
-	if b > 0 {
-		// [t_b … t_{n-1}] + a·eps ≤ [t_0 … t_{b-1}] + (a+1)·eps: rotate left by b.
-		slices.Reverse(t[:b])
-		slices.Reverse(t[b:])
-		slices.Reverse(t)
+	for i := 0; i < b; i++ {
+		dst[n-b+i] = at(i) + fb
 	}
-	// A spread of exactly eps can leave neighbours out of order by one rounding step.
-	if !slices.IsSorted(t) {
-		slices.Sort(t)
+	// B's spread is at most eps, so only the junction can be out of order, by a rounding
+	// step, when it is exactly eps.
+	if b > 0 && dst[n-b-1] > dst[n-b] {
+		slices.Sort(dst)
 	}
 	return last
 }
