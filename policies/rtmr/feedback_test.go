@@ -102,3 +102,59 @@ func TestFeedbackThreshold(t *testing.T) {
 		t.Fatalf("feedback ran below the threshold")
 	}
 }
+
+// Algorithm V as printed recomputes a successor that started long ago as if its maps
+// were still to run; FeedbackKeepTighter keeps the smaller vector. l = 2, q = 1, unit
+// estimates, Δ = 0.5.
+//
+// At 0: A (D 100, maps [4], R 1): T^m [0 4], e^m 4, T^r [8]. B (D 100, maps [1], R 1),
+// after A (same deadline, later admission): T^m [1 4], e^m 1, T^r [9]. A's map runs 0–4,
+// B's 0–1; B's reduce waits, the one reduce slot reserved for A (Algorithm IV). A's
+// reduce runs 4–7 and A finishes at 7, |8 − 7| ≥ Δ: U^m = [0 0] with A's map end 4 →
+// [0 4], U^r [7]. B recomputed at 7: [0 4] → max(0,7)+1 = 8: T^m [4 8] (was [1 4]),
+// T^r max(7,8)+1 = 9.
+//
+// C arrives at 7 (D 1.5, maps [1 1], map-only) and goes after B (started). Printed: from
+// [4 8], max(4,7)+1 = 8 → [8 8] → 9 = e > 8.5: rejected. Tighter: from [1 4] → [4 8] →
+// [8 8], e = 8 ≤ 8.5: accepted — and indeed both map slots are free at 7.
+func TestFeedbackKeepTighter(t *testing.T) {
+	for _, tight := range []bool{false, true} {
+		s := mustNew(t, oneWorker(2, 1), Options{Feedback: true, Delta: 0.5, FeedbackKeepTighter: tight, Initial: unitEst()})
+		arrive(t, s, 0, Job{ID: "A", Deadline: 100, MapSizes: []float64{4}, Reduces: 1})
+		arrive(t, s, 0, Job{ID: "B", Deadline: 100, MapSizes: []float64{1}, Reduces: 1})
+		do := func(err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if a, _ := s.Assign(0, Map, 0); a.Job != "A" {
+			t.Fatalf("first map to %s", a.Job)
+		}
+		if a, _ := s.Assign(0, Map, 0); a.Job != "B" {
+			t.Fatalf("second map to %s", a.Job)
+		}
+		do(s.TaskFinished(1, TaskReport{Job: "B", Stage: Map, Task: 0, Runtime: 1, Input: 1}))
+		if _, ok := s.Assign(1, Reduce, 0); ok {
+			t.Fatal("B took the reduce slot reserved for A")
+		}
+		do(s.TaskFinished(4, TaskReport{Job: "A", Stage: Map, Task: 0, Runtime: 4, Input: 4}))
+		if a, _ := s.Assign(4, Reduce, 0); a.Job != "A" {
+			t.Fatalf("reduce to %s", a.Job)
+		}
+		do(s.TaskFinished(7, TaskReport{Job: "A", Stage: Reduce, Task: 0, Runtime: 3, Input: 4}))
+		do(s.JobFinished(7, "A"))
+		b := s.adm.order[0]
+		want := []float64{4, 8}
+		if tight {
+			want = []float64{1, 4}
+		}
+		if !slices.Equal(b.tm, want) || !slices.Equal(b.tr, []float64{9}) {
+			t.Fatalf("tight=%v: B's T^m %v T^r %v, want %v [9]", tight, b.tm, b.tr, want)
+		}
+		got := arrive(t, s, 7, Job{ID: "C", Arrival: 7, Deadline: 1.5, MapSizes: []float64{1, 1}})
+		if got != tight {
+			t.Fatalf("tight=%v: C accepted %v", tight, got)
+		}
+	}
+}

@@ -86,8 +86,9 @@ func TestRTMRAcceptedMeetDeadlinesRandom(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		w := randomWorkload(rt)
 		opt := Options{
-			Feedback: rapid.Bool().Draw(rt, "feedback"),
-			Delta:    float64(rapid.IntRange(0, 3).Draw(rt, "delta")),
+			Feedback:            rapid.Bool().Draw(rt, "feedback"),
+			FeedbackKeepTighter: rapid.Bool().Draw(rt, "tighter"),
+			Delta:               float64(rapid.IntRange(0, 3).Draw(rt, "delta")),
 		}
 		s, err := New(w.Cluster, opt)
 		if err != nil {
@@ -115,8 +116,8 @@ func TestRTMRWorkloadsWithinAllSucceed(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, fb := range []bool{true, false} {
-				s := mustNew(t, w.Cluster, Options{Feedback: fb})
+			for _, opt := range []Options{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
+				s := mustNew(t, w.Cluster, opt)
 				o := drive(t, w, s)
 				if o.SuccessRatio() != 1 {
 					t.Errorf("%s seed %d %s: success ratio %.4f (%d of %d)", fam, seed, s.Name(), o.SuccessRatio(), o.succeeded, o.accepted)

@@ -25,6 +25,14 @@ type Options struct {
 	// assigning it leaves Ra−1 free, and reservedSlot = Ra would leave one too few.
 	// TestDispatcherLine10 shows the difference.
 	Line10AsPrinted bool
+	// FeedbackKeepTighter makes Algorithm V keep, entry by entry, the smaller of each
+	// successor's old and recomputed vectors. As printed (the default), line 15–16
+	// recompute a successor with Algorithm II at the current time, as if none of its maps
+	// had run yet; for a successor that started long ago this is more pessimistic than
+	// the vectors it had, and the feedback controller then lowers acceptance instead of
+	// raising it (measured in TestFeedbackKeepTighter). Under Within both vectors bound
+	// the actual ones, so their minimum does as well.
+	FeedbackKeepTighter bool
 }
 
 // RTMR is the Real-Time MapReduce scheduler of rtmr.txt §IV: admission controller,
@@ -185,13 +193,13 @@ func (s *RTMR) feedback(now float64, r *record) {
 	if !(math.Abs(r.e-now) >= s.delta() || now > r.abs) { // line 7
 		return
 	}
-	s.adm.feedback(now, r)
+	s.adm.feedback(now, r, s.opt.FeedbackKeepTighter)
 	s.feedbacks++
 }
 
 // feedback rewrites r's vectors with Algorithm VI and recomputes every job after r
 // (Algorithm V lines 8–19).
-func (a *Admission) feedback(now float64, r *record) {
+func (a *Admission) feedback(now float64, r *record, keepTighter bool) {
 	i := a.index(r)
 	var pm, pr []float64 // lines 3–5
 	if i > 0 {
@@ -204,7 +212,26 @@ func (a *Admission) feedback(now float64, r *record) {
 	r.em, r.e = now, now
 	prevM, prevR := r.tm, r.tr
 	for _, s := range a.order[i+1:] { // lines 12–19
-		s.em, s.e = a.calc(s, prevM, prevR, now, s.tm, s.tr)
+		if s.nm == nil {
+			s.nm, s.nr = make([]float64, a.l), make([]float64, a.q)
+		}
+		em, e := a.calc(s, prevM, prevR, now, s.nm, s.nr)
+		if keepTighter {
+			// Both the old and the recomputed vectors bound the actual ones from above
+			// (Appendix, Proof-1/2 and Proof-3/4), so their componentwise minimum — sorted,
+			// as the minimum of two sorted vectors — does too.
+			for k := range s.tm {
+				s.tm[k] = min(s.tm[k], s.nm[k])
+			}
+			for k := range s.tr {
+				s.tr[k] = min(s.tr[k], s.nr[k])
+			}
+			s.em, s.e = min(s.em, em), min(s.e, e)
+		} else {
+			s.tm, s.nm = s.nm, s.tm
+			s.tr, s.nr = s.nr, s.tr
+			s.em, s.e = em, e
+		}
 		prevM, prevR = s.tm, s.tr
 	}
 }
