@@ -80,6 +80,9 @@ func (s *DC) Arrive(now float64, j Job) (bool, error) {
 	if j.Est != nil {
 		e = *j.Est
 	}
+	if err := e.validate("job.estimates"); err != nil {
+		return false, err
+	}
 	em, er := j.TaskBounds(e)
 	if j.Reduces > s.q {
 		return false, nil

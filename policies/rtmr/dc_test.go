@@ -80,3 +80,9 @@ func TestDCRejectsFeasible(t *testing.T) {
 		t.Fatalf("RTMR accepted %d, success %g; want 3, 1", rt.accepted, rt.SuccessRatio())
 	}
 }
+
+func TestDCRejectsMissingEstimates(t *testing.T) {
+	if _, err := mustDC(t, oneWorker(1, 1)).Arrive(0, Job{ID: "a", Deadline: 1, MapSizes: []float64{1}}); err == nil {
+		t.Fatal("a job with no estimates was judged")
+	}
+}
