@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -183,16 +184,21 @@ func TestFeasibleSetWorked(t *testing.T) {
 // tinyWorkload draws a workload whose worst-case task times are whole seconds and whose
 // true runtimes equal them (speed 1, factor 1), so RTMR's estimates are exact.
 func tinyWorkload(rt *rapid.T) *Workload {
-	c := oneWorker(rapid.IntRange(1, 3).Draw(rt, "l"), rapid.IntRange(1, 2).Draw(rt, "q"))
+	return tinyFrom(func(lo, hi int, label string) int { return rapid.IntRange(lo, hi).Draw(rt, label) })
+}
+
+// tinyFrom is tinyWorkload over any source of integers in [lo, hi].
+func tinyFrom(draw func(lo, hi int, label string) int) *Workload {
+	c := oneWorker(draw(1, 3, "l"), draw(1, 2, "q"))
 	var jobs []WorkloadJob
-	n := rapid.IntRange(1, 5).Draw(rt, "n")
+	n := draw(1, 5, "n")
 	at := 0
 	for i := range n {
-		at += rapid.IntRange(0, 2).Draw(rt, "gap")
-		m := rapid.IntRange(1, 3).Draw(rt, "maps")
-		pm := rapid.IntRange(1, 3).Draw(rt, "pm")
-		r := rapid.IntRange(0, 2).Draw(rt, "reduces")
-		pr := rapid.IntRange(1, 3).Draw(rt, "pr")
+		at += draw(0, 2, "gap")
+		m := draw(1, 3, "maps")
+		pm := draw(1, 3, "pm")
+		r := draw(0, 2, "reduces")
+		pr := draw(1, 3, "pr")
 		sizes := make([]float64, m)
 		for k := range sizes {
 			sizes[k] = float64(pm)
@@ -203,7 +209,7 @@ func tinyWorkload(rt *rapid.T) *Workload {
 		}
 		est := &Estimates{Eta: 1, CmMax: 1, CrMax: cr}
 		jobs = append(jobs, WorkloadJob{
-			Job:   Job{ID: fmt.Sprint(i), Arrival: float64(at), Deadline: float64(rapid.IntRange(2, 12).Draw(rt, "d")), MapSizes: sizes, Reduces: r, Est: est},
+			Job:   Job{ID: fmt.Sprint(i), Arrival: float64(at), Deadline: float64(draw(2, 12, "d")), MapSizes: sizes, Reduces: r, Est: est},
 			Truth: Truth{MapCost: 1, ReduceCost: cr, Eta: 1},
 		})
 	}
@@ -282,4 +288,46 @@ func TestExactLPRelaxationBoundsBruteForce(t *testing.T) {
 			rt.Fatalf("LP relaxation %g above the number of jobs", sol.Objective)
 		}
 	})
+}
+
+// TestExactGap scores RTMR's online acceptance against the offline optimum on 1,000
+// seeded tiny instances (run with -v for the figures): with true runtimes equal to the
+// estimates (RTMR never exceeds the optimum, asserted) and with runtimes a factor
+// uniform in [0.5, 1] of them (where the feedback controller can learn; reported).
+func TestExactGap(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	for _, lo := range []float64{1, 0.5} {
+		for _, opt := range []Options{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
+			rng := rand.New(rand.NewPCG(20, 12))
+			draw := func(lo, hi int, _ string) int { return lo + rng.IntN(hi-lo+1) }
+			var got, best, jobs, short, over int
+			for range n {
+				w := tinyFrom(draw)
+				w.Seed = rng.Uint64()
+				for i := range w.Jobs {
+					w.Jobs[i].Truth.NoiseLo = lo
+				}
+				in := exactOf(t, w)
+				o := drive(t, w, mustNew(t, w.Cluster, opt))
+				b := bruteMax(in)
+				if lo == 1 && o.accepted > b {
+					t.Fatalf("RTMR accepted %d > optimum %d on %+v", o.accepted, b, in)
+				}
+				got += o.accepted
+				best += b
+				jobs += len(w.Jobs)
+				if o.accepted < b {
+					short++
+				}
+				if o.accepted > b {
+					over++
+				}
+			}
+			t.Logf("runtimes [%.1f, 1]×estimate, %s tighter=%v: accepted %d of %d jobs, worst-case optimum %d (%.1f%%); below it on %d, above it on %d of %d instances",
+				lo, mustNew(t, oneWorker(1, 1), opt).Name(), opt.FeedbackKeepTighter, got, jobs, best, 100*float64(got)/float64(best), short, over, n)
+		}
+	}
 }

@@ -29,8 +29,8 @@ func newPolicy(t fataler, name string, c Cluster) Scheduler {
 	return s
 }
 
-// TestWorkloadTable runs the four policies over seeds of both workloads and both runtime
-// models and prints mean accept / success / utilization beside Tables V and VI (run with
+// TestWorkloadTable runs the policies over seeds of both workloads, under Within and
+// under Beyond with the default factor 1.3 and with 2.0, and prints mean accept / success / utilization beside Tables V and VI (run with
 // -v). DC runs workload II without the jobs with more than 30 reduces, as §V does.
 // Utilization is §V's: slot time of successful jobs (FIFO: all jobs) over all slots ×
 // the span from the first arrival to the last finish.
@@ -40,12 +40,24 @@ func TestWorkloadTable(t *testing.T) {
 		seeds = 3
 	}
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
-		for _, rm := range []RuntimeModel{Within, Beyond} {
+		for _, mode := range []struct {
+			rm     RuntimeModel
+			factor float64
+		}{{Within, 1}, {Beyond, 1.3}, {Beyond, 2}} {
+			rm := mode.rm
+			gp := DefaultGenParams()
+			gp.BeyondFactor = mode.factor
 			for _, p := range policyNames {
 				var acc, suc, util float64
 				misses := 0
 				for seed := 1; seed <= seeds; seed++ {
-					w, err := Generate(fam, uint64(seed), rm)
+					var w *Workload
+					var err error
+					if fam == "rtmr-1" {
+						w, err = RTMRWorkload1(uint64(seed), rm, gp)
+					} else {
+						w, err = RTMRWorkload2(uint64(seed), rm, gp)
+					}
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -65,8 +77,8 @@ func TestWorkloadTable(t *testing.T) {
 					}
 				}
 				n := float64(seeds)
-				t.Log(fmt.Sprintf("%s %-6s %-16s accept %5.1f%%  success %5.1f%%  util %5.1f%%  misses %d",
-					fam, rm, p, 100*acc/n, 100*suc/n, 100*util/n, misses))
+				t.Log(fmt.Sprintf("%s %-6s ×%.1f %-16s accept %5.1f%%  success %5.1f%%  util %5.1f%%  misses %d",
+					fam, rm, mode.factor, p, 100*acc/n, 100*suc/n, 100*util/n, misses))
 			}
 		}
 	}
