@@ -61,7 +61,7 @@
 // The Appendix proves the deadline guarantee for Algorithms I–III and VI but does not
 // treat the reservation dispatcher explicitly. TestRTMRAcceptedMeetDeadlinesRandom (rapid,
 // small heterogeneous clusters, skewed reduce partitions, with and without feedback) and
-// TestRTMRWorkloadsWithinAllSucceed (40 seeds of each workload) found no admitted job
+// TestRTMRWorkloadsWithinAllSucceed (100 seeds of each workload) found no admitted job
 // missing its deadline while true task times stay within the estimates.
 //
 // # The Deadline Constraint scheduler
