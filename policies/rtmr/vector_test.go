@@ -29,36 +29,6 @@ func place(t []float64, k int, eps, floor float64) float64 {
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
 
-func TestPlaceMatchesPrintedLoop(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		n := rapid.IntRange(1, 12).Draw(rt, "n")
-		// Integers and halves make ties and spreads of exactly eps common.
-		t0 := make([]float64, n)
-		for i := range t0 {
-			t0[i] = float64(rapid.IntRange(0, 40).Draw(rt, "t")) / 2
-		}
-		slices.Sort(t0)
-		k := rapid.IntRange(1, 60).Draw(rt, "k")
-		eps := float64(rapid.IntRange(1, 20).Draw(rt, "eps")) / 4
-		floor := float64(rapid.IntRange(0, 40).Draw(rt, "floor")) / 2
-		want := slices.Clone(t0)
-		we := printedLoop(want, k, eps, floor)
-		got := slices.Clone(t0)
-		ge := place(got, k, eps, floor)
-		if !near(ge, we) {
-			rt.Fatalf("last value %v, printed loop %v", ge, we)
-		}
-		if !slices.IsSorted(got) {
-			rt.Fatalf("not sorted: %v", got)
-		}
-		for i := range got {
-			if !near(got[i], want[i]) {
-				rt.Fatalf("vector %v, printed loop %v", got, want)
-			}
-		}
-	})
-}
-
 // A worked example of Algorithm II: l = 3 map slots free at [0, 4, 10], current time 2,
 // M = 4 maps of ε̃^m = 3.
 //
