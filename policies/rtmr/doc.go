@@ -45,13 +45,15 @@
 //     Algorithm II line 4's "current Time" that clamps every slot to the finish itself. We
 //     compare with the estimate the controller holds (the e of the job's latest vectors).
 //   - Algorithm V lines 15–16 recompute every successor at the current time, as if none of
-//     its maps had run, even for a successor that started long ago. This follows the
-//     pseudo-code, and it makes RTMR with feedback accept fewer jobs than without on our
-//     workload I (TestWorkloadTable; TestFeedbackKeepTighter is a small instance). Under
-//     true times within the estimates both the old and the recomputed vectors bound the
-//     actual ones, so Options.FeedbackKeepTighter keeps their componentwise minimum. When
-//     tasks overrun their estimates that minimum also discards the raise, and the printed
-//     feedback protects better (fewer misses at 2× overruns, TestWorkloadTable).
+//     its maps had run, even for a successor that started long ago. We follow the
+//     pseudo-code; it can leave a successor with larger vectors than it had and reject a
+//     job that no feedback would have accepted (TestFeedbackKeepTighter), and with tasks
+//     up to 1.3× over their estimates it accepts fewer jobs of workload I than no feedback
+//     (TestWorkloadTable). Under true times within the estimates both the old and the
+//     recomputed vectors bound the actual ones, so Options.FeedbackKeepTighter keeps their
+//     componentwise minimum; it accepts the most in every within-estimates row of the
+//     table. When tasks overrun their estimates that minimum also discards the raise, and
+//     the printed feedback protects better (fewer misses at 2× overruns).
 //   - Δ (§V: "a typical map task execution time"): Options.Delta, or by default the mean
 //     observed map task time so far.
 //   - Estimates per job or per cluster. The paper keeps one cluster-wide η, c_m^max,

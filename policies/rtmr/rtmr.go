@@ -26,12 +26,13 @@ type Options struct {
 	// TestDispatcherLine10 shows the difference.
 	Line10AsPrinted bool
 	// FeedbackKeepTighter makes Algorithm V keep, entry by entry, the smaller of each
-	// successor's old and recomputed vectors. As printed (the default), line 15–16
+	// successor's old and recomputed vectors. As printed (the default), lines 15–16
 	// recompute a successor with Algorithm II at the current time, as if none of its maps
 	// had run yet; for a successor that started long ago this is more pessimistic than
-	// the vectors it had, and the feedback controller then lowers acceptance instead of
-	// raising it (measured in TestFeedbackKeepTighter). Under Within both vectors bound
-	// the actual ones, so their minimum does as well.
+	// the vectors it had, and a job the controller without feedback would accept is
+	// rejected (TestFeedbackKeepTighter). Under Within both vectors bound the actual
+	// ones, so their minimum does as well; when tasks overrun their estimates the minimum
+	// also discards the raise the feedback controller exists for.
 	FeedbackKeepTighter bool
 }
 

@@ -62,15 +62,15 @@ type GenParams struct {
 //
 // Speeds from Table I. Both worker types run 2.2 GHz Opteron cores of the same generation,
 // so a core computes equally fast on either; what differs is how many tasks share a node's
-// memory controller, disk and 1 Gbps link: a type I node runs 4 map tasks on two dual-core
-// sockets (two cores per memory controller), a type II node 2 map tasks on two single-core
-// sockets. Map tasks scan their 128 MB block, so we slow type I map slots by the shared
-// memory controller to 0.8 of a type II map slot; reduce slots (one per node, §V: "to avoid
-// bandwidth competition" on the single Ethernet card) run at the same speed 1 on both.
-// These speeds are our derivation, not the paper's measurements.
+// memory controllers, disk and 1 Gbps link: a type I node runs 4 map tasks and a reduce on
+// two dual-core sockets (two cores per memory controller), a type II node 2 map tasks and
+// a reduce on two single-core sockets. Map tasks scan their 128 MB block and reduces merge
+// and sort theirs, both memory-bound, so we run every slot of a type I node at 0.8 of the
+// speed of a type II node (1). One speed per worker, as the simulator's Worker has. These
+// speeds are our derivation, not the paper's measurements; GenParams can change them.
 //
 // Costs. The paper gives no task times. A 128 MB map task takes 128·[0.20, 0.30] s = 26–38
-// s on a type II slot (32–48 s on type I) — Loadgen on 2012 nodes reads, parses and writes
+// s on a type II node (32–48 s on type I) — Loadgen on 2012 nodes reads, parses and writes
 // its block — and reduces process [0.20, 0.30] s/MB of an intermediate volume of [0.2,
 // 0.6] times the input. With these the 21-minute workload keeps the 100 map slots busy,
 // which is the regime where admission control matters (the paper's RTMR rejects 43% of
@@ -85,7 +85,7 @@ func DefaultGenParams() GenParams {
 		Eta:              [2]float64{0.2, 0.6},
 		NoiseLo:          0.5,
 		BeyondFactor:     1.3,
-		TypeI:            Worker{MapSlots: 4, ReduceSlots: 1, MapSpeed: 0.8, ReduceSpeed: 1},
+		TypeI:            Worker{MapSlots: 4, ReduceSlots: 1, MapSpeed: 0.8, ReduceSpeed: 0.8},
 		TypeII:           Worker{MapSlots: 2, ReduceSlots: 1, MapSpeed: 1, ReduceSpeed: 1},
 		NTypeI:           20,
 		NTypeII:          10,
