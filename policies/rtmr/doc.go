@@ -75,7 +75,8 @@
 // # The exact reference
 //
 // ExactMIP is a time-indexed model with integer time units; tests validate it against an
-// exhaustive subset enumeration with an independent feasibility search (HiGHS, build tag
-// highs) and bound it with its LP relaxation (built-in simplex). RTMR's accepted set is
+// exhaustive subset enumeration with an independent feasibility search (every MIP-capable
+// backend compiled in; build tag highs) and bound it with its LP relaxation (built-in
+// simplex, any build). The built-in simplex cannot solve the MIP itself. RTMR's accepted set is
 // always feasible for it (TestRTMRWithinExactOptimum); TestExactGap measures the gap.
 package rtmr
