@@ -96,9 +96,14 @@ func (a *Admission) calc(r *record, pm, pr []float64, now float64, dstM, dstR []
 }
 
 // Admit is Algorithm I for job j arriving at now with task bounds epsM = ε̃^m and epsR =
-// ε̃^r. It returns the record of the accepted job, or nil when j or one of the jobs after
-// it in the queue would miss its deadline; a rejected job leaves the controller as it was.
-func (a *Admission) Admit(now float64, j *Job, epsM, epsR float64) *record {
+// ε̃^r (Job.TaskBounds): false when j or one of the jobs after it in the queue would miss
+// its deadline, which leaves the controller as it was.
+func (a *Admission) Admit(now float64, j *Job, epsM, epsR float64) bool {
+	return a.admit(now, j, epsM, epsR) != nil
+}
+
+// admit is Admit returning the accepted job's record (nil when rejected).
+func (a *Admission) admit(now float64, j *Job, epsM, epsR float64) *record {
 	r, p := a.decide(now, j, epsM, epsR)
 	if r == nil {
 		return nil

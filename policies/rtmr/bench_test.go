@@ -30,7 +30,7 @@ func benchQueue(b *testing.B, family, n int) (*Admission, *Job, float64, float64
 		}
 		em := 30 + 20*rng.Float64()
 		er := 40 + 60*rng.Float64()
-		if a.Admit(0, j, em, er) == nil {
+		if !a.Admit(0, j, em, er) {
 			b.Fatal("a queue job was rejected")
 		}
 	}

@@ -99,7 +99,7 @@ func (s *RTMR) Arrive(now float64, j Job) (bool, error) {
 		return false, err
 	}
 	em, er := j.TaskBounds(e)
-	r := s.adm.Admit(now, &j, em, er)
+	r := s.adm.admit(now, &j, em, er)
 	if r == nil {
 		return false, nil
 	}
