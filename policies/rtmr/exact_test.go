@@ -189,16 +189,25 @@ func tinyWorkload(rt *rapid.T) *Workload {
 
 // tinyFrom is tinyWorkload over any source of integers in [lo, hi].
 func tinyFrom(draw func(lo, hi int, label string) int) *Workload {
-	c := oneWorker(draw(1, 3, "l"), draw(1, 2, "q"))
+	return smallFrom(draw, smallSize{maxL: 3, maxQ: 2, maxJobs: 5, maxGap: 2, maxTasks: 3, maxTime: 3, maxDeadline: 12})
+}
+
+// smallSize bounds the instances smallFrom draws.
+type smallSize struct {
+	maxL, maxQ, maxJobs, maxGap, maxTasks, maxTime, maxDeadline int
+}
+
+func smallFrom(draw func(lo, hi int, label string) int, z smallSize) *Workload {
+	c := oneWorker(draw(1, z.maxL, "l"), draw(1, z.maxQ, "q"))
 	var jobs []WorkloadJob
-	n := draw(1, 5, "n")
+	n := draw(1, z.maxJobs, "n")
 	at := 0
 	for i := range n {
-		at += draw(0, 2, "gap")
-		m := draw(1, 3, "maps")
-		pm := draw(1, 3, "pm")
-		r := draw(0, 2, "reduces")
-		pr := draw(1, 3, "pr")
+		at += draw(0, z.maxGap, "gap")
+		m := draw(1, z.maxTasks, "maps")
+		pm := draw(1, z.maxTime, "pm")
+		r := draw(0, z.maxTasks-1, "reduces")
+		pr := draw(1, z.maxTime, "pr")
 		sizes := make([]float64, m)
 		for k := range sizes {
 			sizes[k] = float64(pm)
@@ -209,7 +218,7 @@ func tinyFrom(draw func(lo, hi int, label string) int) *Workload {
 		}
 		est := &Estimates{Eta: 1, CmMax: 1, CrMax: cr}
 		jobs = append(jobs, WorkloadJob{
-			Job:   Job{ID: fmt.Sprint(i), Arrival: float64(at), Deadline: float64(draw(2, 12, "d")), MapSizes: sizes, Reduces: r, Est: est},
+			Job:   Job{ID: fmt.Sprint(i), Arrival: float64(at), Deadline: float64(draw(2, z.maxDeadline, "d")), MapSizes: sizes, Reduces: r, Est: est},
 			Truth: Truth{MapCost: 1, ReduceCost: cr, Eta: 1},
 		})
 	}
