@@ -78,5 +78,6 @@
 // exhaustive subset enumeration with an independent feasibility search (every MIP-capable
 // backend compiled in; build tag highs) and bound it with its LP relaxation (built-in
 // simplex, any build). The built-in simplex cannot solve the MIP itself. RTMR's accepted set is
-// always feasible for it (TestRTMRWithinExactOptimum); TestExactGap measures the gap.
+// always feasible for it (TestRTMRWithinExactOptimum); TestExactGap (up to 5 jobs, brute
+// force) and TestExactGapMIP (up to 10 jobs, HiGHS) measure the gap.
 package rtmr
