@@ -125,14 +125,12 @@ func (s *DC) Arrive(now float64, j Job) (bool, error) {
 func (s *DC) Assign(now float64, pool Stage, w int) (Assignment, bool) {
 	for _, d := range s.order {
 		if pool == Map && d.run.mapsPending(d.job) && d.runningMaps < d.nmin {
-			t := d.run.nextMap
-			d.run.nextMap++
+			t := d.run.takeMap()
 			d.runningMaps++
 			return Assignment{Job: d.job.ID, Task: t}, true
 		}
 		if pool == Reduce && d.run.reducePending(d.job) {
-			t := d.run.nextReduce
-			d.run.nextReduce++
+			t := d.run.takeReduce()
 			return Assignment{Job: d.job.ID, Task: t}, true
 		}
 	}
@@ -206,13 +204,11 @@ func (s *FIFO) Arrive(now float64, j Job) (bool, error) {
 func (s *FIFO) Assign(now float64, pool Stage, w int) (Assignment, bool) {
 	for _, f := range s.order {
 		if pool == Map && f.run.mapsPending(f.job) {
-			t := f.run.nextMap
-			f.run.nextMap++
+			t := f.run.takeMap()
 			return Assignment{Job: f.job.ID, Task: t}, true
 		}
 		if pool == Reduce && f.run.reducePending(f.job) {
-			t := f.run.nextReduce
-			f.run.nextReduce++
+			t := f.run.takeReduce()
 			return Assignment{Job: f.job.ID, Task: t}, true
 		}
 	}

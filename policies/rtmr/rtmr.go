@@ -116,8 +116,7 @@ func (s *RTMR) Assign(now float64, pool Stage, w int) (Assignment, bool) {
 				if !r.started {
 					s.adm.start(r)
 				}
-				t := r.run.nextMap
-				r.run.nextMap++
+				t := r.run.takeMap()
 				return Assignment{Job: r.job.ID, Task: t}, true
 			}
 		}
@@ -131,8 +130,7 @@ func (s *RTMR) Assign(now float64, pool Stage, w int) (Assignment, bool) {
 			break
 		}
 		if r.run.reducePending(r.job) { // line 13: findAReadyReduceTask
-			t := r.run.nextReduce
-			r.run.nextReduce++
+			t := r.run.takeReduce()
 			s.freeReduce--
 			return Assignment{Job: r.job.ID, Task: t}, true
 		}

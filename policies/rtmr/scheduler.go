@@ -53,6 +53,10 @@ func (r *run) mapsPending(j *Job) bool { return r.nextMap < j.M() }
 // only then).
 func (r *run) reachedReduce(j *Job) bool { return r.mapsDone == j.M() }
 
+// takeMap and takeReduce hand out the next task index of a stage.
+func (r *run) takeMap() int    { r.nextMap++; return r.nextMap - 1 }
+func (r *run) takeReduce() int { r.nextReduce++; return r.nextReduce - 1 }
+
 func (r *run) reducePending(j *Job) bool {
 	return r.reachedReduce(j) && r.nextReduce < j.Reduces
 }
