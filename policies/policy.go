@@ -122,10 +122,20 @@ type JobInfo struct {
 type StageInfo struct {
 	Pool  int
 	Tasks int
-	Data  float64
+	// Data is each task's input size unless TaskData lists them one by one (DataOf).
+	Data     float64
+	TaskData []float64
 	// Runtime is the declared distribution of a task's base runtime; nil when the
 	// workload gives explicit runtimes (a policy must then learn them).
 	Runtime *workload.Runtime
+}
+
+// DataOf is the input size of task `task` of the stage (RTMR's δ_i).
+func (s *StageInfo) DataOf(task int) float64 {
+	if s.TaskData != nil {
+		return s.TaskData[task]
+	}
+	return s.Data
 }
 
 // TaskRecord is a task that has started: Finish is 0 while it runs.

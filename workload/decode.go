@@ -117,6 +117,7 @@ type stageJS struct {
 	Runtime      *Runtime  `json:"runtime"`
 	TaskRuntimes []float64 `json:"task_runtimes"`
 	Data         float64   `json:"data"`
+	TaskData     []float64 `json:"task_data"`
 	SlowStart    float64   `json:"slow_start"`
 }
 
@@ -148,7 +149,7 @@ func (f *fileJSON) workload() (*Workload, []sched.Problem) {
 		}
 		j.Utility = u
 		for _, sf := range jf.Stages {
-			j.Stages = append(j.Stages, Stage{Pool: sf.Pool, Tasks: sf.Tasks, Runtime: sf.Runtime, TaskRuntimes: sf.TaskRuntimes, Data: sf.Data, SlowStart: sf.SlowStart})
+			j.Stages = append(j.Stages, Stage{Pool: sf.Pool, Tasks: sf.Tasks, Runtime: sf.Runtime, TaskRuntimes: sf.TaskRuntimes, Data: sf.Data, TaskData: sf.TaskData, SlowStart: sf.SlowStart})
 		}
 	}
 	return w, ps
@@ -364,6 +365,14 @@ func checkStage(c *Cluster, st *Stage, p string, add func(string, string, ...any
 	}
 	if !(st.Data >= 0) || math.IsInf(st.Data, 0) {
 		add(key(p, "data"), "must be a finite number >= 0")
+	}
+	if st.TaskData != nil && len(st.TaskData) != st.Tasks {
+		add(key(p, "task_data"), "has %d entries for %d tasks", len(st.TaskData), st.Tasks)
+	}
+	for k, d := range st.TaskData {
+		if !(d >= 0) || math.IsInf(d, 0) {
+			add(index(key(p, "task_data"), k), "must be a finite number >= 0")
+		}
 	}
 	switch {
 	case (st.Runtime == nil) == (st.TaskRuntimes == nil):

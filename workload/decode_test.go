@@ -75,6 +75,8 @@ func TestDecodeProblems(t *testing.T) {
 		{"no pools", `"pools": [{"name": "containers", "slots": 2}]`, `"workers": [{"slots": {"containers": 2}}], "pools": [{"name": "containers", "slots": 2}]`, []string{`cluster: must give exactly one of "pools" and "workers"`}},
 		{"slow start first", `"pool": "containers", "tasks": 2,`, `"pool": "containers", "tasks": 2, "slow_start": 0.5,`, []string{"jobs[0].stages[0].slow_start: the first stage has no previous stage to overlap"}},
 		{"slow start range", `"pool": "containers", "tasks": 2,`, `"pool": "containers", "tasks": 2, "slow_start": 1.5,`, []string{"jobs[0].stages[0].slow_start: must be <= 1"}},
+		{"task data count", `"task_data": [64, 128]`, `"task_data": [64]`, []string{"jobs[0].stages[0].task_data: has 1 entries for 2 tasks"}},
+		{"task data sign", `"task_data": [64, 128]`, `"task_data": [64, -1]`, []string{"jobs[0].stages[0].task_data[1]: must be >= 0"}},
 		{"missing utility", `"utility": {"type": "table", "values": [3, 3, 2, 1]},`, ``, []string{"jobs[1].utility: required"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -63,6 +63,9 @@ func Encode(out io.Writer, w *Workload) error {
 			if st.Data > 0 {
 				sm["data"] = st.Data
 			}
+			if st.TaskData != nil {
+				sm["task_data"] = st.TaskData
+			}
 			if st.SlowStart != 0 && st.SlowStart != 1 {
 				sm["slow_start"] = st.SlowStart
 			}

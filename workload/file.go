@@ -78,8 +78,9 @@ type Stage struct {
 	// TaskRuntimes are explicit true base runtimes in seconds, one per task.
 	TaskRuntimes []float64
 	// Data is the input size of one task in the workload's data unit (RTMR's δ_i; 0 when
-	// not given).
-	Data float64
+	// not given); TaskData gives each task its own (then Data is unused).
+	Data     float64
+	TaskData []float64
 	// SlowStart is Hadoop's reduce slow start for every stage after the first: this
 	// stage's tasks may start once this fraction of the previous stage's tasks has
 	// finished (rounded up), and a task started early holds its slot until the previous
