@@ -57,4 +57,10 @@
 //     the Slot names its worker and speed, and the policy may decline a reduce slot to
 //     keep it reserved for higher-priority jobs. Observer's EventJobFinish drives the
 //     feedback controller (Alg. V–VI) from the job's finished task records.
+//     policies/rtmr implements these algorithms behind its own four-event Scheduler;
+//     sim/rtmr_test.go drives it through this interface with a thin adapter (Admit →
+//     Arrive, Pick → Assign with the Slot's worker, Observe → TaskFinished and
+//     JobFinished, StageInfo.DataOf for δ_i) and finds every admitted job on time. A
+//     registered "rtmr" still needs worst-case estimates (η, c_m^max, c_r^max), which the
+//     workload file does not carry yet.
 package policies
