@@ -84,7 +84,11 @@ func Bound(ctx context.Context, w *workload.Workload, seed uint64, s, until floa
 			// The tolerance keeps a work of exactly k·s from rounding to k−1 through
 			// float error; it can only lower the demand, which keeps the relaxation a
 			// relaxation.
-			demand[i][p] = int(math.Floor(work[i][p]/s + 1e-9))
+			units := math.Floor(work[i][p]/s + 1e-9)
+			if units > sched.MaxQuantity {
+				return nil, fmt.Errorf("sim: bound: job %s needs %g slot-units of %g s; use a longer --slot", w.Jobs[i].ID, units, s)
+			}
+			demand[i][p] = int(units)
 			total[p] += demand[i][p]
 		}
 	}
@@ -100,8 +104,11 @@ func Bound(ctx context.Context, w *workload.Workload, seed uint64, s, until floa
 			extra = max(extra, (total[p]+end-1)/end)
 		}
 	}
+	if slots := math.Ceil(until/s) + float64(extra) + 1; slots > sched.MaxHorizon {
+		return nil, fmt.Errorf("sim: bound: %g slots of %g s exceed the limit of %d; use a longer --slot", slots, s, sched.MaxHorizon)
+	}
 	T := int(math.Ceil(until/s)) + extra + 1
-	if cells := T * (len(w.Jobs) + np); T > sched.MaxHorizon || cells > MaxBoundCells {
+	if cells := T * (len(w.Jobs) + np); cells > MaxBoundCells {
 		return nil, fmt.Errorf("sim: bound: %d slots of %g s for %d jobs is too large (limit %d cells); use a longer --slot", T, s, len(w.Jobs), MaxBoundCells)
 	}
 	in := &sched.Instance{Name: w.Name + " (relaxation)", Horizon: T, HorizonSource: "file"}

@@ -288,7 +288,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		pol, _ := all.New(names[p])
 		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true, Record: o.check})
 		if err != nil {
-			return err
+			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
 		}
 		if o.check {
 			if err := sim.CheckInvariants(w, o.seed+uint64(r), res); err != nil {
@@ -308,7 +308,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			}
 			b, err := sim.Bound(ctx, w, o.seed+uint64(r), o.slot, until)
 			if err != nil {
-				return err
+				return usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
 			}
 			bounds[r] = b
 			return nil

@@ -267,3 +267,20 @@ func TestSimulateProgressOnTerminal(t *testing.T) {
 	}
 	stripTiming(t, out.String()) // fails unless stdout is pure JSON
 }
+
+// A run that cannot finish (the capacity ends at 0 with work left) exits 1 and says
+// which job is stuck; a bound too large for --slot exits 2.
+func TestSimulateFailures(t *testing.T) {
+	stuck := filepath.Join(t.TempDir(), "stuck.json")
+	if err := os.WriteFile(stuck, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}], "capacity": [[0, {"c": 0}]]},
+	 "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCLI(context.Background(), "", "simulate", stuck, "--policies", "fifo"); code != ExitFailed || !strings.Contains(errOut, "job a never completed") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	path := genWorkload(t, "--family", "cora", "--jobs", "3")
+	if code, _, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", "fifo", "--bound", "--slot", "1e-6"); code != ExitBadUsage || !strings.Contains(errOut, "longer --slot") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
