@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
@@ -75,19 +75,11 @@ func newMeanStd(xs []float64) meanStd {
 	if len(xs) == 0 {
 		return meanStd{}
 	}
-	m := 0.0
-	for _, x := range xs {
-		m += x
+	m, sd := stat.MeanStdDev(xs, nil)
+	if len(xs) < 2 {
+		sd = 0 // one seed (an interrupted run) has no spread to report, and JSON has no NaN
 	}
-	m /= float64(len(xs))
-	v := 0.0
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	if len(xs) > 1 {
-		v /= float64(len(xs) - 1)
-	}
-	return meanStd{Mean: m, Std: math.Sqrt(v)}
+	return meanStd{Mean: m, Std: sd}
 }
 
 // summarize aggregates the runs of every seed per policy, in --policies order.
