@@ -115,11 +115,11 @@ func collect(e *jsonschema.ValidationError, doc any, out *[]sched.Problem) {
 	case *kind.ExclusiveMaximum:
 		add(path, "must be < %s", rat(k.Want))
 	case *kind.MinItems:
-		add(path, "must have at least %d entries, got %d", k.Want, k.Got)
+		add(path, "must have at least %s, got %d", entries(k.Want), k.Got)
 	case *kind.MaxItems:
-		add(path, "must have at most %d entries, got %d", k.Want, k.Got)
+		add(path, "must have at most %s, got %d", entries(k.Want), k.Got)
 	case *kind.MinProperties:
-		add(path, "must have at least %d entries", k.Want)
+		add(path, "must have at least %s", entries(k.Want))
 	case *kind.MinLength:
 		add(path, "must not be empty")
 	case *kind.Enum:
@@ -222,6 +222,13 @@ func key(path, k string) string {
 		return k
 	}
 	return path + "." + k
+}
+
+func entries(n int) string {
+	if n == 1 {
+		return "1 entry"
+	}
+	return strconv.Itoa(n) + " entries"
 }
 
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
