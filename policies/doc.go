@@ -26,7 +26,7 @@
 //
 // # How the ten policies plug in
 //
-//   - fifo, fair, edf (EDF-P), edf-n, rrh — Policy (Pick per free slot) and, for fair,
+//   - fifo, fair, edf (EDF-P), edf-n, rrh — Policy (Pick per free slot) and, for edf,
 //     edf-n and rrh, Rounder to rank the active jobs once per decision instant. These
 //     live here (policies/fifo, fair, edf, rrh).
 //   - cora, rush — Rounder: at each decision instant compute target containers per
