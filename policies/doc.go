@@ -52,7 +52,7 @@
 //     plan, then the job by HLF/LPF/MPF priority.
 //   - rtmr, dc (Deadline Constraint) — Admitter: at each arrival Admit accepts or
 //     rejects the job (Alg. I–III on the map/reduce slot-availability vectors, from
-//     View.Workers, Stage.Data and the finished tasks' times); a rejected job never
+//     View.Workers, StageInfo.DataOf and the finished tasks' times); a rejected job never
 //     runs and earns workload.UtilityNever. Pick implements the dispatcher (Alg. IV):
 //     the Slot names its worker and speed, and the policy may decline a reduce slot to
 //     keep it reserved for higher-priority jobs. Observer's EventJobFinish drives the
