@@ -127,6 +127,8 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newRSDemandsCmd(s, g),
 		newVerifyCmd(s, g),
 		newBenchCmd(s, g),
+		newGenCmd(s, g),
+		newSimulateCmd(s, g),
 	)
 	return root
 }
