@@ -1,0 +1,2 @@
+// Package woha implements the algorithmic core of WOHA (woha.txt).
+package woha
