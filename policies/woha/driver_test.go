@@ -3,7 +3,6 @@ package woha
 import (
 	"container/heap"
 	"fmt"
-	"testing"
 )
 
 // toyCluster is a discrete-event Hadoop-1 cluster used only by this package's tests: a
@@ -12,9 +11,15 @@ import (
 // keeps its own books and fails the test when a Picker hands out a job that has no task
 // waiting for the pool, or leaves a slot idle while a task waits for it.
 type toyCluster struct {
-	t       *testing.T
+	t       fataler
 	slots   [2]int
 	runtime func(w, j int, p Pool) float64
+}
+
+// fataler is what toyCluster needs of a *testing.T or *rapid.T.
+type fataler interface {
+	Helper()
+	Fatalf(format string, args ...any)
 }
 
 type toyEvent struct {
@@ -135,7 +140,7 @@ func (c toyCluster) run(p Picker, ws []Workflow) toyRun {
 				handle[e.wf] = h
 				byHandle[h] = e.wf
 				for j := range ws[e.wf].Jobs {
-					if books[e.wf][j].waitingPrereqs == 0 {
+					if books[e.wf][j].waitingPrereqs == 0 && !books[e.wf][j].ready {
 						ready(now, e.wf, j)
 					}
 				}

@@ -1,0 +1,190 @@
+package woha
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// lockstep drives several Pickers with the same events and fails on the first Pick on
+// which they disagree.
+type lockstep struct {
+	t  *rapid.T
+	ps []Picker
+}
+
+func (l lockstep) Submit(t float64, w *Workflow) (int, error) {
+	h0 := -1
+	for i, p := range l.ps {
+		h, err := p.Submit(t, w)
+		if err != nil {
+			return -1, err
+		}
+		if i == 0 {
+			h0 = h
+		} else if h != h0 {
+			l.t.Fatalf("handles differ: %d vs %d", h, h0)
+		}
+	}
+	return h0, nil
+}
+
+func (l lockstep) each(f func(p Picker) error) error {
+	for _, p := range l.ps {
+		if err := f(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l lockstep) JobReady(t float64, c Choice) error {
+	return l.each(func(p Picker) error { return p.JobReady(t, c) })
+}
+func (l lockstep) TaskStarted(t float64, c Choice, pool Pool) error {
+	return l.each(func(p Picker) error { return p.TaskStarted(t, c, pool) })
+}
+func (l lockstep) TaskFinished(t float64, c Choice, pool Pool) error {
+	return l.each(func(p Picker) error { return p.TaskFinished(t, c, pool) })
+}
+func (l lockstep) Pick(t float64, pool Pool) (Choice, bool) {
+	c0, ok0 := l.ps[0].Pick(t, pool)
+	for i, p := range l.ps[1:] {
+		c, ok := p.Pick(t, pool)
+		if c != c0 || ok != ok0 {
+			l.t.Fatalf("t=%v pool %s: picker %d picks %+v %v, picker 0 picks %+v %v", t, pool, i+1, c, ok, c0, ok0)
+		}
+	}
+	return c0, ok0
+}
+
+func newOrders(rt *rapid.T, rule Rule, slots, fixed int) []Picker {
+	var ps []Picker
+	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL} {
+		s, err := NewScheduler(Options{Rule: rule, Slots: slots, Order: o, FixedCap: fixed,
+			Seed: rapid.Uint64().Draw(rt, "seed")})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		ps = append(ps, s)
+	}
+	return ps
+}
+
+// The naive, heap and double-skip-list schedulers pick the same job on every Pick of a
+// random run: random workflows arriving at random times, true runtimes off the
+// estimates, and extra Picks at instants where nothing is started.
+func TestOrdersPickIdentically(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		nw := rapid.IntRange(1, 12).Draw(rt, "workflows")
+		ws := make([]Workflow, nw)
+		for i := range ws {
+			ws[i] = rapidWorkflow(rt)
+			ws[i].ID = fmt.Sprintf("w%d", i)
+			ws[i].Arrival = float64(rapid.IntRange(0, 30).Draw(rt, "arrival"))
+		}
+		rule := Rule(rapid.IntRange(0, 2).Draw(rt, "rule"))
+		mapSlots := rapid.IntRange(1, 6).Draw(rt, "mapSlots")
+		redSlots := rapid.IntRange(1, 4).Draw(rt, "redSlots")
+		fixed := 0
+		if rapid.Bool().Draw(rt, "fixedCap") {
+			fixed = rapid.IntRange(1, 12).Draw(rt, "cap")
+		}
+		noise := rapid.SliceOfN(rapid.Float64Range(0.5, 2), 64, 64).Draw(rt, "noise")
+		ls := lockstep{t: rt, ps: newOrders(rt, rule, mapSlots+redSlots, fixed)}
+		c := toyCluster{t: rt, slots: [2]int{mapSlots, redSlots}, runtime: func(w, j int, p Pool) float64 {
+			base := ws[w].Jobs[j].MapTime
+			if p == ReducePool {
+				base = ws[w].Jobs[j].ReduceTime
+			}
+			return math.Round(base*noise[(w*7+j*3+int(p))%len(noise)]*4) / 4
+		}}
+		c.run(ls, ws)
+	})
+}
+
+// The ordered sets behave like a sorted slice under random insertions, arbitrary
+// deletions and head deletions.
+func TestOrderedSetsMatchSortedSlice(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		n := rapid.IntRange(1, 60).Draw(rt, "n")
+		ws := make([]*wfState, n)
+		for i := range ws {
+			ws[i] = &wfState{handle: i, hpos: [numLists]int{-1, -1, -1}}
+		}
+		sets := []orderedSet{newSkipList(listPriMap, priLess, rapid.Uint64().Draw(rt, "seed")), newHeapSet(listPriMap, priLess)}
+		var model []*wfState
+		in := make([]bool, n)
+		for step := rapid.IntRange(0, 300).Draw(rt, "steps"); step > 0; step-- {
+			switch op := rapid.IntRange(0, 3).Draw(rt, "op"); {
+			case op <= 1: // insert or re-key
+				i := rapid.IntRange(0, n-1).Draw(rt, "i")
+				if in[i] {
+					for _, s := range sets {
+						s.remove(ws[i])
+					}
+					model = slices.DeleteFunc(model, func(w *wfState) bool { return w == ws[i] })
+				}
+				ws[i].p = int64(rapid.IntRange(-5, 5).Draw(rt, "key"))
+				for _, s := range sets {
+					s.insert(ws[i])
+				}
+				in[i] = true
+				model = append(model, ws[i])
+				slices.SortFunc(model, func(a, b *wfState) int {
+					if priLess(a, b) {
+						return -1
+					}
+					return 1
+				})
+			case op == 2: // head deletion
+				var want *wfState
+				if len(model) > 0 {
+					want = model[0]
+					model = model[1:]
+					in[want.handle] = false
+				}
+				for k, s := range sets {
+					if got := s.removeFirst(); got != want {
+						rt.Fatalf("set %d removeFirst = %v, want %v", k, got, want)
+					}
+				}
+			case op == 3: // arbitrary deletion
+				if len(model) == 0 {
+					continue
+				}
+				k := rapid.IntRange(0, len(model)-1).Draw(rt, "k")
+				w := model[k]
+				model = slices.Delete(model, k, k+1)
+				in[w.handle] = false
+				for _, s := range sets {
+					s.remove(w)
+				}
+			}
+			for k, s := range sets {
+				if s.len() != len(model) {
+					rt.Fatalf("set %d has %d elements, model %d", k, s.len(), len(model))
+				}
+				var want *wfState
+				if len(model) > 0 {
+					want = model[0]
+				}
+				if s.first() != want {
+					rt.Fatalf("set %d first = %v, want %v", k, s.first(), want)
+				}
+			}
+			// The skip list's bottom level is the whole order.
+			sl := sets[0].(*skipList)
+			k := 0
+			for x := sl.head.next[0]; x != nil; x = x.next[0] {
+				if k >= len(model) || x.w != model[k] {
+					rt.Fatalf("skip list position %d differs from the model", k)
+				}
+				k++
+			}
+		}
+	})
+}
