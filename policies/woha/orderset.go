@@ -5,7 +5,7 @@ package woha
 // it, change the key, and insert it again, as Algorithm 2 does.
 type orderedSet interface {
 	insert(w *wfState)
-	remove(w *wfState) // w must be in the set; O(1) when w is first
+	remove(w *wfState) // w must be in the set
 	first() *wfState   // nil when empty
 	removeFirst() *wfState
 	len() int
@@ -20,13 +20,6 @@ const (
 	numLists
 )
 
-func ctLess(a, b *wfState) bool {
-	if a.next != b.next {
-		return a.next < b.next
-	}
-	return a.handle < b.handle
-}
-
 // priLess puts the largest lag F(ttd) − ρ first (woha.txt §IV-B).
 func priLess(a, b *wfState) bool {
 	if a.p != b.p {
@@ -35,29 +28,47 @@ func priLess(a, b *wfState) bool {
 	return a.handle < b.handle
 }
 
-// skipList is one of the two lists of Algorithm 2's double skip list. Pugh's skip list
-// [20] with levels drawn from a seeded generator, so runs repeat exactly: a search,
-// insertion or arbitrary deletion costs O(log n) expected, and deleting the first element
-// only unlinks it from the head's pointers, O(its height) = O(1) expected. The paper
-// builds on the deterministic 1-2-3 skip list [21] for worst-case bounds; see doc.go.
+// setKey is the order every set keeps: key ascending, then tie (the workflow handle)
+// ascending. The ct list's key is the next change time; a priority list's key is −lag,
+// so the largest lag comes first. Keys live in the nodes and heap slots themselves so a
+// comparison does not chase a pointer to the workflow.
+func setKey(id int, w *wfState) float64 {
+	if id == listCT {
+		return w.next
+	}
+	return -float64(w.p) // exact: lags stay far below 2^53
+}
+
+// skipList is one of the lists of Algorithm 2's double skip list: Pugh's skip list [20]
+// with levels drawn from a seeded generator (runs repeat exactly) and a backward pointer
+// at every level. A search or insertion costs O(log n) expected; deleting any node, the
+// first included, only relinks its neighbours, O(its height) = O(1) expected. The paper
+// builds on the deterministic 1-2-3 skip list [21] for worst-case bounds and deletes
+// arbitrary nodes in O(log n); see doc.go.
 type skipList struct {
 	id    int
-	less  func(a, b *wfState) bool
 	head  slNode
 	level int
 	n     int
 	rng   uint64
 }
 
+const slMaxLevel = 12 // p = 1/4: 4^12 ≈ 16.7 million elements before the top saturates
+
 type slNode struct {
+	key  float64
+	tie  int
 	w    *wfState
+	h    int // height, 0 until first inserted
 	next []*slNode
+	prev []*slNode
 }
 
-const slMaxLevel = 24 // 4^24 elements before the top level saturates
-
-func newSkipList(id int, less func(a, b *wfState) bool, seed uint64) *skipList {
-	return &skipList{id: id, less: less, head: slNode{next: make([]*slNode, slMaxLevel)}, rng: seed | 1}
+func newSkipList(id int, seed uint64) *skipList {
+	s := &skipList{id: id, rng: seed | 1}
+	s.head.next = make([]*slNode, slMaxLevel)
+	s.head.prev = make([]*slNode, slMaxLevel)
+	return s
 }
 
 // randomLevel draws a height with P(h > k) = 4^-k (p = 1/4, Pugh's suggestion).
@@ -86,23 +97,31 @@ func (s *skipList) first() *wfState {
 
 func (s *skipList) insert(w *wfState) {
 	n := &w.sl[s.id]
-	if n.next == nil {
-		// A workflow keeps its height in this list for life, so steady-state
-		// reinsertions allocate nothing.
+	if n.h == 0 {
+		// A workflow keeps its height in this list for life.
 		n.w = w
-		n.next = make([]*slNode, s.randomLevel())
+		n.tie = w.handle
+		n.h = s.randomLevel()
+		links := make([]*slNode, 2*n.h)
+		n.next, n.prev = links[:n.h:n.h], links[n.h:]
 	}
-	h := len(n.next)
-	if h > s.level {
-		s.level = h
+	n.key = setKey(s.id, w)
+	if n.h > s.level {
+		s.level = n.h
 	}
+	key, tie := n.key, n.tie
 	x := &s.head
 	for l := s.level - 1; l >= 0; l-- {
-		for y := x.next[l]; y != nil && s.less(y.w, w); y = x.next[l] {
+		for y := x.next[l]; y != nil && (y.key < key || (y.key == key && y.tie < tie)); y = x.next[l] {
 			x = y
 		}
-		if l < h {
-			n.next[l] = x.next[l]
+		if l < n.h {
+			y := x.next[l]
+			n.next[l] = y
+			n.prev[l] = x
+			if y != nil {
+				y.prev[l] = n
+			}
 			x.next[l] = n
 		}
 	}
@@ -114,37 +133,22 @@ func (s *skipList) removeFirst() *wfState {
 	if n == nil {
 		return nil
 	}
-	// The first node is every level's first node up to its height: no search.
-	for l := range n.next {
-		s.head.next[l] = n.next[l]
-		n.next[l] = nil
-	}
-	s.n--
-	s.shrink()
+	s.unlink(n)
 	return n.w
 }
 
-func (s *skipList) remove(w *wfState) {
-	n := &w.sl[s.id]
-	if s.head.next[0] == n {
-		s.removeFirst()
-		return
-	}
-	x := &s.head
-	for l := s.level - 1; l >= 0; l-- {
-		for y := x.next[l]; y != nil && s.less(y.w, w); y = x.next[l] {
-			x = y
+func (s *skipList) remove(w *wfState) { s.unlink(&w.sl[s.id]) }
+
+func (s *skipList) unlink(n *slNode) {
+	for l := 0; l < n.h; l++ {
+		p, y := n.prev[l], n.next[l]
+		p.next[l] = y
+		if y != nil {
+			y.prev[l] = p
 		}
-		if l < len(n.next) && x.next[l] == n {
-			x.next[l] = n.next[l]
-			n.next[l] = nil
-		}
+		n.next[l], n.prev[l] = nil, nil
 	}
 	s.n--
-	s.shrink()
-}
-
-func (s *skipList) shrink() {
 	for s.level > 0 && s.head.next[s.level-1] == nil {
 		s.level--
 	}
@@ -153,14 +157,17 @@ func (s *skipList) shrink() {
 // heapSet is the "simple heap" alternative: a binary heap indexed by each workflow's
 // position, O(log n) for every operation including deleting the first element.
 type heapSet struct {
-	id   int
-	less func(a, b *wfState) bool
-	a    []*wfState
+	id int
+	a  []heapSlot
 }
 
-func newHeapSet(id int, less func(a, b *wfState) bool) *heapSet {
-	return &heapSet{id: id, less: less}
+type heapSlot struct {
+	key float64
+	tie int
+	w   *wfState
 }
+
+func newHeapSet(id int) *heapSet { return &heapSet{id: id} }
 
 func (h *heapSet) len() int { return len(h.a) }
 
@@ -168,11 +175,11 @@ func (h *heapSet) first() *wfState {
 	if len(h.a) == 0 {
 		return nil
 	}
-	return h.a[0]
+	return h.a[0].w
 }
 
 func (h *heapSet) insert(w *wfState) {
-	h.a = append(h.a, w)
+	h.a = append(h.a, heapSlot{key: setKey(h.id, w), tie: w.handle, w: w})
 	w.hpos[h.id] = len(h.a) - 1
 	h.up(len(h.a) - 1)
 }
@@ -181,7 +188,7 @@ func (h *heapSet) removeFirst() *wfState {
 	if len(h.a) == 0 {
 		return nil
 	}
-	w := h.a[0]
+	w := h.a[0].w
 	h.remove(w)
 	return w
 }
@@ -191,9 +198,9 @@ func (h *heapSet) remove(w *wfState) {
 	last := len(h.a) - 1
 	if i != last {
 		h.a[i] = h.a[last]
-		h.a[i].hpos[h.id] = i
+		h.a[i].w.hpos[h.id] = i
 	}
-	h.a[last] = nil
+	h.a[last] = heapSlot{}
 	h.a = h.a[:last]
 	w.hpos[h.id] = -1
 	if i < last {
@@ -203,10 +210,15 @@ func (h *heapSet) remove(w *wfState) {
 	}
 }
 
+func (h *heapSet) less(i, j int) bool {
+	a, b := &h.a[i], &h.a[j]
+	return a.key < b.key || (a.key == b.key && a.tie < b.tie)
+}
+
 func (h *heapSet) up(i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.less(h.a[i], h.a[p]) {
+		if !h.less(i, p) {
 			break
 		}
 		h.swap(i, p)
@@ -222,10 +234,10 @@ func (h *heapSet) down(i int) bool {
 		if c >= n {
 			break
 		}
-		if r := c + 1; r < n && h.less(h.a[r], h.a[c]) {
+		if r := c + 1; r < n && h.less(r, c) {
 			c = r
 		}
-		if !h.less(h.a[c], h.a[i]) {
+		if !h.less(c, i) {
 			break
 		}
 		h.swap(i, c)
@@ -236,6 +248,6 @@ func (h *heapSet) down(i int) bool {
 
 func (h *heapSet) swap(i, j int) {
 	h.a[i], h.a[j] = h.a[j], h.a[i]
-	h.a[i].hpos[h.id] = i
-	h.a[j].hpos[h.id] = j
+	h.a[i].w.hpos[h.id] = i
+	h.a[j].w.hpos[h.id] = j
 }

@@ -129,13 +129,13 @@ func NewScheduler(opt Options) (*Scheduler, error) {
 	s := &Scheduler{opt: opt}
 	switch opt.Order {
 	case OrderDSL:
-		s.ct = newSkipList(listCT, ctLess, opt.Seed^0x9e3779b97f4a7c15)
-		s.pri[MapPool] = newSkipList(listPriMap, priLess, opt.Seed^0xbf58476d1ce4e5b9)
-		s.pri[ReducePool] = newSkipList(listPriReduce, priLess, opt.Seed^0x94d049bb133111eb)
+		s.ct = newSkipList(listCT, opt.Seed^0x9e3779b97f4a7c15)
+		s.pri[MapPool] = newSkipList(listPriMap, opt.Seed^0xbf58476d1ce4e5b9)
+		s.pri[ReducePool] = newSkipList(listPriReduce, opt.Seed^0x94d049bb133111eb)
 	case OrderHeap:
-		s.ct = newHeapSet(listCT, ctLess)
-		s.pri[MapPool] = newHeapSet(listPriMap, priLess)
-		s.pri[ReducePool] = newHeapSet(listPriReduce, priLess)
+		s.ct = newHeapSet(listCT)
+		s.pri[MapPool] = newHeapSet(listPriMap)
+		s.pri[ReducePool] = newHeapSet(listPriReduce)
 	case OrderNaive:
 	default:
 		return nil, fmt.Errorf("woha: unknown order %v", opt.Order)

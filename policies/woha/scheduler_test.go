@@ -115,7 +115,7 @@ func TestOrderedSetsMatchSortedSlice(t *testing.T) {
 		for i := range ws {
 			ws[i] = &wfState{handle: i, hpos: [numLists]int{-1, -1, -1}}
 		}
-		sets := []orderedSet{newSkipList(listPriMap, priLess, rapid.Uint64().Draw(rt, "seed")), newHeapSet(listPriMap, priLess)}
+		sets := []orderedSet{newSkipList(listPriMap, rapid.Uint64().Draw(rt, "seed")), newHeapSet(listPriMap)}
 		var model []*wfState
 		in := make([]bool, n)
 		for step := rapid.IntRange(0, 300).Draw(rt, "steps"); step > 0; step-- {
