@@ -28,24 +28,8 @@ func newPicker(t testing.TB, name string, opt Options) Picker {
 	return p
 }
 
-// fig2Workflows reconstructs woha.txt Fig. 2 (the paper draws the topology; this one
-// matches its text): three copies of "a (6 maps, 3 reduces) then b (3 maps)", unit task
-// times, all submitted at 0 with D = 9, 9, 50, on 3 map + 3 reduce slots. On 6 slots the
-// workflow takes 3 time units, so a cap-6 plan asks for nothing before time 6; on 1 slot
-// it takes 12 > 9, on 2 slots 7 (maps 0-3, reduces 3-5, b 5-7), so the search picks
-// cap 2 for W1 and W2 (and cap 1 for W3).
-func fig2Workflows() []Workflow {
-	mk := func(id string, d float64) Workflow {
-		return Workflow{ID: id, Deadline: d, Jobs: []Job{
-			{ID: "a", Maps: 6, Reduces: 3, MapTime: 1, ReduceTime: 1},
-			{ID: "b", Maps: 3, MapTime: 1, After: []string{"a"}},
-		}}
-	}
-	return []Workflow{mk("W1", 9), mk("W2", 9), mk("W3", 50)}
-}
-
 func TestFig2ResourceCap(t *testing.T) {
-	ws := fig2Workflows()
+	ws := Fig2()
 	rank := Ranks(&ws[0], HLF)
 	p6, _ := GenerateReqs(&ws[0], rank, 6)
 	if want := (Plan{Cap: 6, Makespan: 3, Steps: []Step{{3, 6}, {2, 3}, {1, 3}}}); !cmp.Equal(p6, want) {
