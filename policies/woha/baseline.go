@@ -1,6 +1,9 @@
 package woha
 
-import "fmt"
+import (
+	"container/heap"
+	"fmt"
+)
 
 // BaselineKind is one of the ported Hadoop job schedulers of woha.txt §V-B. Under all
 // three, Oozie submits a job when its prerequisites finish (JobReady) and the job
@@ -198,71 +201,36 @@ func (b *Baseline) TaskFinished(t float64, c Choice, p Pool) error {
 	return nil
 }
 
+// bHeap is one pool's waiting jobs in the baseline's order (container/heap, positions
+// kept in bJob.pos).
 type bHeap struct {
 	pool int
 	less func(a, b *bJob, p int) bool
 	a    []*bJob
 }
 
-func (h *bHeap) push(j *bJob) {
-	h.a = append(h.a, j)
-	j.pos[h.pool] = len(h.a) - 1
-	h.up(len(h.a) - 1)
-}
+func (h *bHeap) push(j *bJob)       { heap.Push(h, j) }
+func (h *bHeap) remove(j *bJob)     { heap.Remove(h, j.pos[h.pool]) }
+func (h *bHeap) fix(j *bJob)        { heap.Fix(h, j.pos[h.pool]) }
+func (h *bHeap) Len() int           { return len(h.a) }
+func (h *bHeap) Less(i, k int) bool { return h.less(h.a[i], h.a[k], h.pool) }
 
-func (h *bHeap) remove(j *bJob) {
-	i := j.pos[h.pool]
-	last := len(h.a) - 1
-	if i != last {
-		h.a[i] = h.a[last]
-		h.a[i].pos[h.pool] = i
-	}
-	h.a[last] = nil
-	h.a = h.a[:last]
-	j.pos[h.pool] = -1
-	if i < last {
-		h.down(i)
-		h.up(i)
-	}
-}
-
-func (h *bHeap) fix(j *bJob) {
-	i := j.pos[h.pool]
-	h.down(i)
-	h.up(j.pos[h.pool])
-}
-
-func (h *bHeap) swap(i, k int) {
+func (h *bHeap) Swap(i, k int) {
 	h.a[i], h.a[k] = h.a[k], h.a[i]
 	h.a[i].pos[h.pool] = i
 	h.a[k].pos[h.pool] = k
 }
 
-func (h *bHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !h.less(h.a[i], h.a[p], h.pool) {
-			return
-		}
-		h.swap(i, p)
-		i = p
-	}
+func (h *bHeap) Push(x any) {
+	j := x.(*bJob)
+	j.pos[h.pool] = len(h.a)
+	h.a = append(h.a, j)
 }
 
-func (h *bHeap) down(i int) {
-	n := len(h.a)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			return
-		}
-		if r := c + 1; r < n && h.less(h.a[r], h.a[c], h.pool) {
-			c = r
-		}
-		if !h.less(h.a[c], h.a[i], h.pool) {
-			return
-		}
-		h.swap(i, c)
-		i = c
-	}
+func (h *bHeap) Pop() any {
+	j := h.a[len(h.a)-1]
+	h.a[len(h.a)-1] = nil
+	h.a = h.a[:len(h.a)-1]
+	j.pos[h.pool] = -1
+	return j
 }

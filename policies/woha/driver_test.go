@@ -1,9 +1,6 @@
 package woha
 
-import (
-	"container/heap"
-	"fmt"
-)
+import "fmt"
 
 // toyCluster is a discrete-event Hadoop-1 cluster used only by this package's tests: a
 // map pool and a reduce pool, workflows arriving at their Arrival, jobs becoming ready
@@ -23,29 +20,9 @@ type fataler interface {
 }
 
 type toyEvent struct {
-	at   float64
-	seq  int
 	wf   int // workflow index in the input
 	job  int // -1: the workflow arrives
 	pool Pool
-}
-
-type toyEvents []toyEvent
-
-func (h toyEvents) Len() int { return len(h) }
-func (h toyEvents) Less(a, b int) bool {
-	if h[a].at != h[b].at {
-		return h[a].at < h[b].at
-	}
-	return h[a].seq < h[b].seq
-}
-func (h toyEvents) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *toyEvents) Push(x any)   { *h = append(*h, x.(toyEvent)) }
-func (h *toyEvents) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // toyRun is what a run produced.
@@ -92,11 +69,9 @@ func (c toyCluster) run(p Picker, ws []Workflow) toyRun {
 		left[i] = len(ws[i].Jobs)
 	}
 	res := toyRun{completion: make([]float64, len(ws))}
-	var ev toyEvents
-	seq := 0
-	push := func(e toyEvent) { e.seq = seq; seq++; heap.Push(&ev, e) }
+	var ev eventQueue[toyEvent]
 	for i := range ws {
-		push(toyEvent{at: ws[i].Arrival, wf: i, job: -1})
+		ev.push(ws[i].Arrival, toyEvent{wf: i, job: -1})
 	}
 	free := c.slots
 	var finishJob func(now float64, i, j int)
@@ -128,10 +103,10 @@ func (c toyCluster) run(p Picker, ws []Workflow) toyRun {
 			}
 		}
 	}
-	for ev.Len() > 0 {
-		now := ev[0].at
-		for ev.Len() > 0 && ev[0].at == now {
-			e := heap.Pop(&ev).(toyEvent)
+	for ev.len() > 0 {
+		now := ev.next()
+		for ev.len() > 0 && ev.next() == now {
+			_, e := ev.pop()
 			if e.job < 0 {
 				h, err := p.Submit(now, &ws[e.wf])
 				if err != nil {
@@ -185,7 +160,7 @@ func (c toyCluster) run(p Picker, ws []Workflow) toyRun {
 				free[pool]--
 				d := c.runtime(i, ch.Job, pool)
 				res.gantt = append(res.gantt, toySlice{wf: i, job: ch.Job, pool: pool, start: now, end: now + d})
-				push(toyEvent{at: now + d, wf: i, job: ch.Job, pool: pool})
+				ev.push(now+d, toyEvent{wf: i, job: ch.Job, pool: pool})
 			}
 		}
 	}

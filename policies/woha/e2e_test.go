@@ -1,7 +1,6 @@
 package woha
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -146,13 +145,7 @@ func TestPickersWorkConserving(t *testing.T) {
 	for _, name := range []string{"fifo", "fair", "edf", "woha-hlf", "woha-lpf", "woha-mpf"} {
 		t.Run(name, func(t *testing.T) {
 			rapid.Check(t, func(rt *rapid.T) {
-				nw := rapid.IntRange(1, 8).Draw(rt, "workflows")
-				ws := make([]Workflow, nw)
-				for i := range ws {
-					ws[i] = rapidWorkflow(rt)
-					ws[i].ID = fmt.Sprintf("w%d", i)
-					ws[i].Arrival = float64(rapid.IntRange(0, 20).Draw(rt, "arrival"))
-				}
+				ws := rapidWorkload(rt, 8, 20)
 				slots := [2]int{rapid.IntRange(1, 5).Draw(rt, "maps"), rapid.IntRange(1, 3).Draw(rt, "reduces")}
 				rule := map[string]Rule{"woha-hlf": HLF, "woha-lpf": LPF, "woha-mpf": MPF}[name]
 				p := newPicker(t, name, Options{Rule: rule, Slots: slots[0] + slots[1]})

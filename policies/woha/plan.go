@@ -41,28 +41,54 @@ const (
 )
 
 type planEvent struct {
-	t    float64
-	seq  int
 	kind planEventKind
 	v    int // slots for evFree, job index otherwise
 }
 
-type planEvents []planEvent
+// eventQueue is a time-ordered event queue; events at the same time come out in the
+// order they went in, so runs never depend on heap internals.
+type eventQueue[T any] struct {
+	items timedItems[T]
+	seq   int
+}
 
-func (h planEvents) Len() int { return len(h) }
-func (h planEvents) Less(a, b int) bool {
+type timed[T any] struct {
+	t   float64
+	seq int
+	v   T
+}
+
+type timedItems[T any] []timed[T]
+
+func (h timedItems[T]) Len() int { return len(h) }
+func (h timedItems[T]) Less(a, b int) bool {
 	if h[a].t != h[b].t {
 		return h[a].t < h[b].t
 	}
 	return h[a].seq < h[b].seq
 }
-func (h planEvents) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *planEvents) Push(x any)   { *h = append(*h, x.(planEvent)) }
-func (h *planEvents) Pop() any {
+func (h timedItems[T]) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *timedItems[T]) Push(x any)   { *h = append(*h, x.(timed[T])) }
+func (h *timedItems[T]) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+func (q *eventQueue[T]) push(t float64, v T) {
+	heap.Push(&q.items, timed[T]{t: t, seq: q.seq, v: v})
+	q.seq++
+}
+
+func (q *eventQueue[T]) len() int { return len(q.items) }
+
+// next is the earliest event's time; the queue must not be empty.
+func (q *eventQueue[T]) next() float64 { return q.items[0].t }
+
+func (q *eventQueue[T]) pop() (float64, T) {
+	e := heap.Pop(&q.items).(timed[T])
+	return e.t, e.v
 }
 
 // rankHeap is the active job queue A, most urgent (lowest rank) first.
@@ -108,12 +134,8 @@ func GenerateReqs(w *Workflow, rank []int, n int) (Plan, error) {
 		redsLeft[j] = w.Jobs[j].Reduces
 		waiting[j] = len(d.prereq[j])
 	}
-	var ev planEvents
-	seq := 0
-	push := func(t float64, k planEventKind, v int) {
-		heap.Push(&ev, planEvent{t: t, seq: seq, kind: k, v: v})
-		seq++
-	}
+	var ev eventQueue[planEvent]
+	push := func(t float64, k planEventKind, v int) { ev.push(t, planEvent{kind: k, v: v}) }
 	active := &rankHeap{rank: rank}
 	// activate puts a job whose prerequisites are done into A, or finishes it at once
 	// when it has no task left to run.
@@ -142,10 +164,10 @@ func GenerateReqs(w *Workflow, rank []int, n int) (Plan, error) {
 		reqs = append(reqs, k)
 	}
 	t := 0.0
-	for ev.Len() > 0 {
-		t = ev[0].t
-		for ev.Len() > 0 && ev[0].t == t {
-			e := heap.Pop(&ev).(planEvent)
+	for ev.len() > 0 {
+		t = ev.next()
+		for ev.len() > 0 && ev.next() == t {
+			_, e := ev.pop()
 			switch e.kind {
 			case evFree:
 				free += e.v
@@ -167,26 +189,19 @@ func GenerateReqs(w *Workflow, rank []int, n int) (Plan, error) {
 		for free > 0 && active.Len() > 0 {
 			j := active.jobs[0]
 			job := &w.Jobs[j]
-			if mapsLeft[j] > 0 {
-				k := min(mapsLeft[j], free)
-				record(t, k)
-				free -= k
-				mapsLeft[j] -= k
-				push(t+job.MapTime, evFree, k)
-				if mapsLeft[j] == 0 {
-					heap.Pop(active)
-					push(t+job.MapTime, evMapsDone, j)
-				}
-				continue
+			// Maps first; a job is back in A for its reduces only once its maps are done.
+			left, dur, end := &mapsLeft[j], job.MapTime, evMapsDone
+			if *left == 0 {
+				left, dur, end = &redsLeft[j], job.ReduceTime, evDone
 			}
-			k := min(redsLeft[j], free)
+			k := min(*left, free)
 			record(t, k)
 			free -= k
-			redsLeft[j] -= k
-			push(t+job.ReduceTime, evFree, k)
-			if redsLeft[j] == 0 {
+			*left -= k
+			push(t+dur, evFree, k)
+			if *left == 0 {
 				heap.Pop(active)
-				push(t+job.ReduceTime, evDone, j)
+				push(t+dur, end, j)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package woha
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -199,6 +200,17 @@ func TestGenerateReqsInvariants(t *testing.T) {
 			rt.Fatalf("round trip:\n%s", diff)
 		}
 	})
+}
+
+// rapidWorkload draws 1..most workflows arriving at whole seconds in [0, lastArrival].
+func rapidWorkload(rt *rapid.T, most, lastArrival int) []Workflow {
+	ws := make([]Workflow, rapid.IntRange(1, most).Draw(rt, "workflows"))
+	for i := range ws {
+		ws[i] = rapidWorkflow(rt)
+		ws[i].ID = fmt.Sprintf("w%d", i)
+		ws[i].Arrival = float64(rapid.IntRange(0, lastArrival).Draw(rt, "arrival"))
+	}
+	return ws
 }
 
 // rapidWorkflow draws a small valid DAG with positive task times.

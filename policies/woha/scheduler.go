@@ -1,6 +1,7 @@
 package woha
 
 import (
+	"container/heap"
 	"fmt"
 	"math"
 )
@@ -405,7 +406,8 @@ func (s *Scheduler) AssignTask(t float64, p Pool) (Choice, bool) {
 	return c, ok
 }
 
-// jobHeap holds a workflow's jobs with tasks waiting for one pool, lowest rank first.
+// jobHeap holds a workflow's jobs with tasks waiting for one pool, lowest rank first
+// (container/heap, positions kept in jobState.qpos).
 type jobHeap struct {
 	a    []int
 	rank []int
@@ -413,62 +415,27 @@ type jobHeap struct {
 	pool int
 }
 
-func (q *jobHeap) top() int { return q.a[0] }
+func (q *jobHeap) top() int           { return q.a[0] }
+func (q *jobHeap) push(j int)         { heap.Push(q, j) }
+func (q *jobHeap) remove(j int)       { heap.Remove(q, q.jobs[j].qpos[q.pool]) }
+func (q *jobHeap) Len() int           { return len(q.a) }
+func (q *jobHeap) Less(i, j int) bool { return q.rank[q.a[i]] < q.rank[q.a[j]] }
 
-func (q *jobHeap) push(j int) {
-	q.a = append(q.a, j)
-	q.jobs[j].qpos[q.pool] = len(q.a) - 1
-	q.up(len(q.a) - 1)
-}
-
-func (q *jobHeap) remove(j int) {
-	i := q.jobs[j].qpos[q.pool]
-	last := len(q.a) - 1
-	if i != last {
-		q.a[i] = q.a[last]
-		q.jobs[q.a[i]].qpos[q.pool] = i
-	}
-	q.a = q.a[:last]
-	q.jobs[j].qpos[q.pool] = -1
-	if i < last {
-		q.down(i)
-		q.up(i)
-	}
-}
-
-func (q *jobHeap) less(i, j int) bool { return q.rank[q.a[i]] < q.rank[q.a[j]] }
-
-func (q *jobHeap) swap(i, j int) {
+func (q *jobHeap) Swap(i, j int) {
 	q.a[i], q.a[j] = q.a[j], q.a[i]
 	q.jobs[q.a[i]].qpos[q.pool] = i
 	q.jobs[q.a[j]].qpos[q.pool] = j
 }
 
-func (q *jobHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if !q.less(i, p) {
-			return
-		}
-		q.swap(i, p)
-		i = p
-	}
+func (q *jobHeap) Push(x any) {
+	j := x.(int)
+	q.jobs[j].qpos[q.pool] = len(q.a)
+	q.a = append(q.a, j)
 }
 
-func (q *jobHeap) down(i int) {
-	n := len(q.a)
-	for {
-		c := 2*i + 1
-		if c >= n {
-			return
-		}
-		if r := c + 1; r < n && q.less(r, c) {
-			c = r
-		}
-		if !q.less(c, i) {
-			return
-		}
-		q.swap(i, c)
-		i = c
-	}
+func (q *jobHeap) Pop() any {
+	j := q.a[len(q.a)-1]
+	q.a = q.a[:len(q.a)-1]
+	q.jobs[j].qpos[q.pool] = -1
+	return j
 }

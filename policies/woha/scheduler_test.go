@@ -1,7 +1,6 @@
 package woha
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -79,13 +78,7 @@ func newOrders(rt *rapid.T, rule Rule, slots, fixed int) []Picker {
 // estimates, and extra Picks at instants where nothing is started.
 func TestOrdersPickIdentically(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		nw := rapid.IntRange(1, 12).Draw(rt, "workflows")
-		ws := make([]Workflow, nw)
-		for i := range ws {
-			ws[i] = rapidWorkflow(rt)
-			ws[i].ID = fmt.Sprintf("w%d", i)
-			ws[i].Arrival = float64(rapid.IntRange(0, 30).Draw(rt, "arrival"))
-		}
+		ws := rapidWorkload(rt, 12, 30)
 		rule := Rule(rapid.IntRange(0, 2).Draw(rt, "rule"))
 		mapSlots := rapid.IntRange(1, 6).Draw(rt, "mapSlots")
 		redSlots := rapid.IntRange(1, 4).Draw(rt, "redSlots")
