@@ -80,3 +80,30 @@ func benchAssignTask(b *testing.B, n int, o Order, dt float64) {
 		b.ReportMetric(float64(b.N)/cpu.Seconds(), "calls/cpu-s")
 	}
 }
+
+// BenchmarkSearchCap is the client-side cost of planning (§IV-A): the binary search over
+// caps, each step a GenerateReqs run, for generated workflows with more than 1,400 tasks
+// on the paper's 96-slot cluster.
+func BenchmarkSearchCap(b *testing.B) {
+	cfg := DefaultGenConfig()
+	cfg.Workflows = 100
+	all, err := Generate(3, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ws []Workflow
+	var ranks [][]int
+	for i := range all {
+		if all[i].Tasks() > 1400 {
+			ws = append(ws, all[i])
+			ranks = append(ranks, Ranks(&all[i], HLF))
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(ws)
+		if _, _, err := SearchCap(&ws[k], ranks[k], cfg.Slots); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
 
@@ -180,4 +181,47 @@ func TestOrderedSetsMatchSortedSlice(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Within the most lagging workflow the slot goes to its most urgent ready job; the lag
+// counts every started task, map or reduce.
+func TestSchedulerPicksByLagThenRank(t *testing.T) {
+	// Two ready roots: "leaf" (no dependents, HLF level 0) listed first, "root" (level 1)
+	// second; HLF must prefer "root" although it is listed later.
+	w := Workflow{ID: "w", Deadline: 100, Jobs: []Job{
+		{ID: "leaf", Maps: 2, MapTime: 1},
+		{ID: "root", Maps: 1, MapTime: 1},
+		{ID: "after", Maps: 1, MapTime: 1, After: []string{"root"}},
+	}}
+	other := Workflow{ID: "o", Deadline: 100, Jobs: []Job{{ID: "x", Maps: 5, MapTime: 1}}}
+	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL} {
+		s, err := NewScheduler(Options{Rule: HLF, Slots: 4, Order: o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Plans by hand: w needs 2 tasks by time 10 and 2 more by 20; o needs 3 by 5.
+		hw, _ := s.SubmitPlanned(0, &w, Ranks(&w, HLF), Plan{Cap: 2, Makespan: 90, Steps: []Step{{90, 2}, {80, 2}}}, true)
+		ho, _ := s.SubmitPlanned(0, &other, []int{0}, Plan{Cap: 3, Makespan: 95, Steps: []Step{{95, 3}}}, true)
+		for _, c := range []Choice{{hw, 0}, {hw, 1}, {ho, 0}} {
+			if err := s.JobReady(0, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got []Choice
+		for _, at := range []float64{0, 0, 5, 5, 5, 10, 10, 10} {
+			c, ok := s.AssignTask(at, MapPool)
+			if !ok {
+				t.Fatalf("%v: nothing at %v", o, at)
+			}
+			got = append(got, c)
+		}
+		// t=0: both lag 0, w has the lower handle (w −1); then o (0 > −1).
+		// t=5: o needs 3: lag 3−1 = 2 → o, o (lag 0) then w (−1) vs o (0) → o (−1).
+		// t=10: w needs 2: lag 2−1 = 1 → w's leaf (root's one map is started), then w (0)
+		// vs o (−1) → leaf again; then w has no map waiting ("after" is not ready) → o.
+		want := []Choice{{hw, 1}, {ho, 0}, {ho, 0}, {ho, 0}, {ho, 0}, {hw, 0}, {hw, 0}, {ho, 0}}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%v picks (-want +got):\n%s", o, diff)
+		}
+	}
 }
