@@ -2,6 +2,7 @@ package woha
 
 import (
 	"errors"
+	"math"
 	"fmt"
 	"strings"
 	"testing"
@@ -383,4 +384,63 @@ func FuzzPlanUnmarshal(f *testing.F) {
 			t.Fatalf("round trip:\n%s", diff)
 		}
 	})
+}
+
+// Validate never panics, and whatever it accepts the rest of the package can plan and
+// schedule without panicking. Workloads start valid and take 0-3 random corruptions:
+// empty or repeated IDs, edges to anything (cycles included), negative, NaN and
+// infinite numbers.
+func TestValidateGuardsEverything(t *testing.T) {
+	bad := rapid.SampledFrom([]float64{-1, math.NaN(), math.Inf(1), math.Inf(-1), 0})
+	valid := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		ws := rapidWorkload(rt, 3, 10)
+		for k := rapid.IntRange(0, 3).Draw(rt, "corruptions"); k > 0; k-- {
+			w := &ws[rapid.IntRange(0, len(ws)-1).Draw(rt, "w")]
+			job := &w.Jobs[rapid.IntRange(0, len(w.Jobs)-1).Draw(rt, "j")]
+			other := w.Jobs[rapid.IntRange(0, len(w.Jobs)-1).Draw(rt, "other")].ID
+			switch rapid.IntRange(0, 8).Draw(rt, "kind") {
+			case 0:
+				w.ID = rapid.SampledFrom([]string{"", "w0"}).Draw(rt, "wid")
+			case 1:
+				job.ID = rapid.SampledFrom([]string{"", "a", other}).Draw(rt, "jid")
+			case 2:
+				job.After = append(job.After, rapid.SampledFrom([]string{"", "zz", other}).Draw(rt, "edge"))
+			case 3:
+				job.Maps = -rapid.IntRange(1, 3).Draw(rt, "neg")
+			case 4:
+				job.Reduces = -1
+			case 5:
+				job.MapTime = bad.Draw(rt, "bad")
+			case 6:
+				job.ReduceTime = bad.Draw(rt, "bad")
+			case 7:
+				w.Deadline = bad.Draw(rt, "bad")
+			case 8:
+				w.Arrival = bad.Draw(rt, "bad")
+			}
+		}
+		if err := Validate(ws); err != nil {
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, "workflows[") {
+					rt.Fatalf("error without a path: %q", line)
+				}
+			}
+			return
+		}
+		valid++
+		for i := range ws {
+			for _, rule := range []Rule{HLF, LPF, MPF} {
+				rank := Ranks(&ws[i], rule)
+				if _, _, err := SearchCap(&ws[i], rank, 4); err != nil {
+					rt.Fatal(err)
+				}
+			}
+		}
+		c := toyCluster{t: rt, slots: [2]int{2, 1}, runtime: estimates(ws)}
+		c.run(newPicker(t, "woha", Options{Rule: LPF, Slots: 3}), ws)
+	})
+	if valid == 0 {
+		t.Error("no drawn workload was valid: the test exercised only Validate")
+	}
 }
