@@ -2,8 +2,8 @@ package woha
 
 import (
 	"errors"
-	"math"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
