@@ -146,7 +146,8 @@ func NewScheduler(opt Options) (*Scheduler, error) {
 
 // Submit validates w, ranks its jobs under Options.Rule and plans it: GenerateReqs on
 // Options.FixedCap slots, or on the cap SearchCap finds within Options.Slots. The
-// deadline is t + w.Deadline (t is the submission time S_i).
+// deadline is t + w.Deadline (t is the submission time S_i). The scheduler keeps w: it
+// must not change until the workflow has finished.
 func (s *Scheduler) Submit(t float64, w *Workflow) (int, error) {
 	if err := Validate([]Workflow{*w}); err != nil {
 		return -1, err
