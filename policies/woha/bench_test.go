@@ -29,7 +29,7 @@ func BenchmarkAssignTask(b *testing.B) {
 		dt   float64
 	}{{"1us", 1e-6}, {"1ms", 1e-3}} {
 		for _, n := range []int{10, 100, 1000, 10000} {
-			for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL} {
+			for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL, OrderRandomDSL} {
 				b.Run(fmt.Sprintf("gap=%s/workflows=%d/order=%s", gap.name, n, o), func(b *testing.B) {
 					benchAssignTask(b, n, o, gap.dt)
 				})

@@ -70,19 +70,22 @@
 // ("each of them gets a fair share", Fig. 2 a). The paper keeps one priority list; with
 // Hadoop-1's two pools we keep one per pool, each holding the workflows with a task
 // waiting for it, so Pick never walks past workflows that cannot use the slot and stays
-// O(log n). Three interchangeable orders (Options.Order) pick identically
+// O(log n). Four interchangeable orders (Options.Order) pick identically
 // (TestOrdersPickIdentically):
 //
 //   - OrderDSL, Algorithm 2: a ct list ordered by next requirement change and the
 //     priority lists, linked through the workflow. Pick pops from the ct list's head every
 //     workflow whose requirement changed by t, re-keys it in the priority lists and
 //     reinserts it in the ct list (lines 4-19); TaskStarted deletes the picked workflow,
-//     lowers its lag by one and reinserts it (lines 20-23). The lists are skip lists with
-//     backward links (Pugh [20]) and levels from a seeded generator: O(1) expected
-//     deletion of any node (the paper's O(1) head deletion; its arbitrary deletion is
-//     O(log n)), O(log n) expected insertion. The paper uses deterministic 1-2-3 skip
-//     lists [21] for worst-case bounds; we use the randomized form, whose bounds are
-//     expected, and whose seed changes nothing but speed.
+//     lowers its lag by one and reinserts it (lines 20-23). Each list is a deterministic
+//     1-2-3 skip list [21] (every gap of 1-3 nodes, a 2-3-4 tree in skip-list form) with
+//     a backward link at every level, kept bottom-up instead of by [21]'s top-down
+//     passes: the first node always has height 1, so head deletion is O(1) amortized, as
+//     is any deletion past handing a tall node's tower to its successor (O(height));
+//     insertion is an O(log n) search plus O(1) amortized splits.
+//   - OrderRandomDSL: Algorithm 2 on randomized skip lists (Pugh [20], levels from a
+//     seeded generator, backward links): O(1) expected deletion anywhere, O(log n)
+//     expected insertion.
 //   - OrderHeap: the same two orders in indexed binary heaps, O(log n) throughout.
 //   - OrderNaive: every Pick recomputes every workflow's lag and scans for the largest,
 //     O(n) per call — the paper's naive solution re-sorts, O(n log n), so ours is the

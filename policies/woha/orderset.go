@@ -39,12 +39,11 @@ func setKey(id int, w *wfState) float64 {
 	return -float64(w.p) // exact: lags stay far below 2^53
 }
 
-// skipList is one of the lists of Algorithm 2's double skip list: Pugh's skip list [20]
-// with levels drawn from a seeded generator (runs repeat exactly) and a backward pointer
-// at every level. A search or insertion costs O(log n) expected; deleting any node, the
-// first included, only relinks its neighbours, O(its height) = O(1) expected. The paper
-// builds on the deterministic 1-2-3 skip list [21] for worst-case bounds and deletes
-// arbitrary nodes in O(log n); see doc.go.
+// skipList is the randomized variant of Algorithm 2's lists (OrderRandomDSL): Pugh's
+// skip list [20] with levels drawn from a seeded generator (runs repeat exactly) and a
+// backward pointer at every level. A search or insertion costs O(log n) expected;
+// deleting any node, the first included, only relinks its neighbours, O(its height) =
+// O(1) expected. The paper's own lists are deterministic (detSkipList).
 type skipList struct {
 	id    int
 	head  slNode

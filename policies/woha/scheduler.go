@@ -45,14 +45,16 @@ type Picker interface {
 type Order int
 
 const (
-	// OrderDSL is Algorithm 2: a ct skip list and priority skip lists, linked through the
-	// workflow.
+	// OrderDSL is Algorithm 2: a ct list and priority lists, linked through the workflow,
+	// each a deterministic 1-2-3 skip list [21] as the paper has it.
 	OrderDSL Order = iota
 	// OrderHeap keeps the same two orders in indexed binary heaps.
 	OrderHeap
 	// OrderNaive recomputes every workflow's lag on every Pick and scans for the largest,
 	// the "naive solution" of woha.txt §IV-B and Fig. 13 a.
 	OrderNaive
+	// OrderRandomDSL is Algorithm 2 on randomized skip lists (Pugh [20]) instead.
+	OrderRandomDSL
 )
 
 func (o Order) String() string {
@@ -63,6 +65,8 @@ func (o Order) String() string {
 		return "heap"
 	case OrderNaive:
 		return "naive"
+	case OrderRandomDSL:
+		return "random-dsl"
 	}
 	return fmt.Sprintf("Order(%d)", int(o))
 }
@@ -106,6 +110,7 @@ type wfState struct {
 	jobq     [2]jobHeap
 	left     int // jobs not finished
 	sl       [numLists]slNode
+	dsl      [numLists]*dslNode
 	hpos     [numLists]int
 	naivePos int
 }
@@ -130,6 +135,10 @@ func NewScheduler(opt Options) (*Scheduler, error) {
 	s := &Scheduler{opt: opt}
 	switch opt.Order {
 	case OrderDSL:
+		s.ct = newDetSkipList(listCT)
+		s.pri[MapPool] = newDetSkipList(listPriMap)
+		s.pri[ReducePool] = newDetSkipList(listPriReduce)
+	case OrderRandomDSL:
 		s.ct = newSkipList(listCT, opt.Seed^0x9e3779b97f4a7c15)
 		s.pri[MapPool] = newSkipList(listPriMap, opt.Seed^0xbf58476d1ce4e5b9)
 		s.pri[ReducePool] = newSkipList(listPriReduce, opt.Seed^0x94d049bb133111eb)

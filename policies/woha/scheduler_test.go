@@ -1,7 +1,9 @@
 package woha
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -63,7 +65,7 @@ func (l lockstep) Pick(t float64, pool Pool) (Choice, bool) {
 
 func newOrders(rt *rapid.T, rule Rule, slots, fixed int) []Picker {
 	var ps []Picker
-	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL} {
+	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL, OrderRandomDSL} {
 		s, err := NewScheduler(Options{Rule: rule, Slots: slots, Order: o, FixedCap: fixed,
 			Seed: rapid.Uint64().Draw(rt, "seed")})
 		if err != nil {
@@ -109,7 +111,7 @@ func TestOrderedSetsMatchSortedSlice(t *testing.T) {
 		for i := range ws {
 			ws[i] = &wfState{handle: i, hpos: [numLists]int{-1, -1, -1}}
 		}
-		sets := []orderedSet{newSkipList(listPriMap, rapid.Uint64().Draw(rt, "seed")), newHeapSet(listPriMap)}
+		sets := []orderedSet{newSkipList(listPriMap, rapid.Uint64().Draw(rt, "seed")), newHeapSet(listPriMap), newDetSkipList(listPriMap)}
 		var model []*wfState
 		in := make([]bool, n)
 		for step := rapid.IntRange(0, 300).Draw(rt, "steps"); step > 0; step-- {
@@ -170,7 +172,8 @@ func TestOrderedSetsMatchSortedSlice(t *testing.T) {
 					rt.Fatalf("set %d first = %v, want %v", k, s.first(), want)
 				}
 			}
-			// The skip list's bottom level is the whole order.
+			// Both skip lists' bottom levels are the whole order, and the deterministic one
+			// keeps its gap invariant.
 			sl := sets[0].(*skipList)
 			k := 0
 			for x := sl.head.next[0]; x != nil; x = x.next[0] {
@@ -178,6 +181,9 @@ func TestOrderedSetsMatchSortedSlice(t *testing.T) {
 					rt.Fatalf("skip list position %d differs from the model", k)
 				}
 				k++
+			}
+			if err := checkDetSkipList(sets[2].(*detSkipList), model); err != nil {
+				rt.Fatal(err)
 			}
 		}
 	})
@@ -194,7 +200,7 @@ func TestSchedulerPicksByLagThenRank(t *testing.T) {
 		{ID: "after", Maps: 1, MapTime: 1, After: []string{"root"}},
 	}}
 	other := Workflow{ID: "o", Deadline: 100, Jobs: []Job{{ID: "x", Maps: 5, MapTime: 1}}}
-	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL} {
+	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL, OrderRandomDSL} {
 		s, err := NewScheduler(Options{Rule: HLF, Slots: 4, Order: o})
 		if err != nil {
 			t.Fatal(err)
@@ -222,6 +228,127 @@ func TestSchedulerPicksByLagThenRank(t *testing.T) {
 		want := []Choice{{hw, 1}, {ho, 0}, {ho, 0}, {ho, 0}, {ho, 0}, {hw, 0}, {hw, 0}, {ho, 0}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%v picks (-want +got):\n%s", o, diff)
+		}
+	}
+}
+
+// checkDetSkipList verifies the 1-2-3 invariant (every gap at every level has 1-3
+// members, nothing is taller than top), the links at every level in both directions, and
+// that the bottom level is the model's order.
+func checkDetSkipList(s *detSkipList, model []*wfState) error {
+	k := 0
+	for x := s.head.next[0]; x != nil; x = x.next[0] {
+		if k >= len(model) || x.w != model[k] {
+			return fmt.Errorf("deterministic skip list position %d differs from the model", k)
+		}
+		k++
+	}
+	if k != len(model) || s.n != len(model) {
+		return fmt.Errorf("deterministic skip list holds %d (n=%d), model %d", k, s.n, len(model))
+	}
+	if len(model) == 0 {
+		if s.top != 0 {
+			return fmt.Errorf("empty list with top %d", s.top)
+		}
+		return nil
+	}
+	for l := 1; l <= s.top; l++ {
+		i := l - 1
+		size := 0
+		prev := &s.head
+		for x := s.head.next[i]; ; x = x.next[i] {
+			if x != nil && x.prev[i] != prev {
+				return fmt.Errorf("level %d: broken backward link", l)
+			}
+			if x != nil && x.h < l {
+				return fmt.Errorf("level %d: node of height %d in the list", l, x.h)
+			}
+			if x != nil && x.h > s.top {
+				return fmt.Errorf("node of height %d above top %d", x.h, s.top)
+			}
+			if x == nil || x.h > l {
+				if size < 1 || size > 3 {
+					return fmt.Errorf("level %d: gap of %d members", l, size)
+				}
+				size = 0
+			} else {
+				size++
+			}
+			if x == nil {
+				break
+			}
+			prev = x
+		}
+	}
+	if s.head.next[s.top] != nil {
+		return fmt.Errorf("a node above top %d", s.top)
+	}
+	return nil
+}
+
+// At scale the 1-2-3 skip list keeps its invariant and a 2-3-4 tree's height, at most
+// log2(n+1) levels, through inserts, re-keys, head deletions and arbitrary deletions.
+func TestDetSkipListLarge(t *testing.T) {
+	const n = 5000
+	rng := rand.New(rand.NewPCG(1, 2))
+	ws := make([]*wfState, n)
+	for i := range ws {
+		ws[i] = &wfState{handle: i, p: int64(rng.IntN(50))}
+	}
+	s := newDetSkipList(listPriMap)
+	in := make([]bool, n)
+	var model []*wfState
+	sortModel := func() {
+		slices.SortFunc(model, func(a, b *wfState) int {
+			if priLess(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
+	for _, i := range rng.Perm(n) {
+		s.insert(ws[i])
+		in[i] = true
+		model = append(model, ws[i])
+	}
+	sortModel()
+	if err := checkDetSkipList(s, model); err != nil {
+		t.Fatal(err)
+	}
+	if bound := math.Log2(n + 1); float64(s.top) > bound {
+		t.Fatalf("height %d above log2(n+1) = %.1f", s.top, bound)
+	}
+	for step := 0; step < 20000; step++ {
+		i := rng.IntN(n)
+		switch {
+		case in[i] && step%3 == 0: // re-key
+			s.remove(ws[i])
+			ws[i].p = int64(rng.IntN(50))
+			s.insert(ws[i])
+		case in[i]:
+			s.remove(ws[i])
+			in[i] = false
+		case step%5 == 0:
+			if w := s.removeFirst(); w != nil {
+				in[w.handle] = false
+			}
+			fallthrough
+		default:
+			ws[i].p = int64(rng.IntN(50))
+			s.insert(ws[i])
+			in[i] = true
+		}
+		if step%2500 == 0 {
+			model = model[:0]
+			for k, ok := range in {
+				if ok {
+					model = append(model, ws[k])
+				}
+			}
+			sortModel()
+			if err := checkDetSkipList(s, model); err != nil {
+				t.Fatalf("step %d: %v", step, err)
+			}
 		}
 	}
 }
