@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -196,15 +197,20 @@ func TestPlanSizeLargeWorkflows(t *testing.T) {
 // picks, every workflow finishes) are what the test asserts.
 func TestThreeWorkflowExperiment(t *testing.T) {
 	slots := [2]int{64, 32}
-	names := []string{"fifo", "fair", "edf", "woha-hlf", "woha-lpf", "woha-mpf"}
+	// "-full" plans every workflow on the whole cluster (no cap search, Fig. 2 a).
+	names := []string{"fifo", "fair", "edf", "woha-hlf", "woha-lpf", "woha-mpf", "woha-hlf-full", "woha-lpf-full", "woha-mpf-full"}
 	met := map[string]int{}
 	tardiness := map[string]float64{}
 	for seed := uint64(1); seed <= 10; seed++ {
 		ws := ThreeWorkflows(seed)
 		for _, name := range names {
-			rule := map[string]Rule{"woha-hlf": HLF, "woha-lpf": LPF, "woha-mpf": MPF}[name]
+			opt := Options{Slots: slots[0] + slots[1]}
+			if strings.HasSuffix(name, "-full") {
+				opt.FixedCap = opt.Slots
+			}
+			opt.Rule = map[string]Rule{"hlf": HLF, "lpf": LPF, "mpf": MPF}[strings.TrimPrefix(strings.TrimSuffix(name, "-full"), "woha-")]
 			c := toyCluster{t: t, slots: slots, runtime: estimates(ws)}
-			run := c.run(newPicker(t, name, Options{Rule: rule, Slots: slots[0] + slots[1]}), ws)
+			run := c.run(newPicker(t, name, opt), ws)
 			line := ""
 			for i, w := range ws {
 				tardy := math.Max(0, run.completion[i]-w.AbsDeadline())
@@ -215,11 +221,11 @@ func TestThreeWorkflowExperiment(t *testing.T) {
 				line += fmt.Sprintf(" %s workspan %.0f s (deadline %.0f) tardiness %.0f s;", w.ID, run.completion[i]-w.Arrival, w.Deadline, tardy)
 			}
 			if seed == 1 {
-				t.Logf("seed 1 %-8s%s", name, line)
+				t.Logf("seed 1 %-13s%s", name, line)
 			}
 		}
 	}
 	for _, name := range names {
-		t.Logf("seeds 1-10 %-8s deadlines met %2d/30, total tardiness %6.0f s", name, met[name], tardiness[name])
+		t.Logf("seeds 1-10 %-13s deadlines met %2d/30, total tardiness %6.0f s", name, met[name], tardiness[name])
 	}
 }
