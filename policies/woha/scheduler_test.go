@@ -352,3 +352,153 @@ func TestDetSkipListLarge(t *testing.T) {
 		}
 	}
 }
+
+// The four orders also agree on arbitrary event sequences no cluster would produce in
+// that order: time jumps of any size, Picks that are never started, starts of jobs the
+// scheduler did not pick, finishes in any order, submissions at any moment.
+func TestOrdersAgreeOnRandomEvents(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		ls := lockstep{t: rt, ps: newOrders(rt, Rule(rapid.IntRange(0, 2).Draw(rt, "rule")), 4, 0)}
+		type job struct {
+			wf, j       int
+			prereqsLeft int
+			ready       bool
+			waiting     [2]int
+			running     [2]int
+			unfinished  [2]int
+		}
+		var jobs []*job
+		deps := map[[2]int][]int{} // (wf, job) → dependents
+		now := 0.0
+		wfs := 0
+		ready := func(x *job) {
+			x.ready = true
+			if err := ls.JobReady(now, Choice{x.wf, x.j}); err != nil {
+				rt.Fatal(err)
+			}
+			switch {
+			case x.unfinished[MapPool] > 0:
+				x.waiting[MapPool] = x.unfinished[MapPool]
+			case x.unfinished[ReducePool] > 0:
+				x.waiting[ReducePool] = x.unfinished[ReducePool]
+			}
+		}
+		var finish func(x *job)
+		finish = func(x *job) {
+			for _, k := range deps[[2]int{x.wf, x.j}] {
+				y := jobs[k]
+				y.prereqsLeft--
+				if y.prereqsLeft == 0 {
+					ready(y)
+					if y.unfinished == [2]int{} {
+						finish(y)
+					}
+				}
+			}
+		}
+		for step := rapid.IntRange(1, 200).Draw(rt, "steps"); step > 0; step-- {
+			switch rapid.IntRange(0, 4).Draw(rt, "op") {
+			case 0: // submit
+				w := rapidWorkflow(rt)
+				w.ID = fmt.Sprintf("w%d", wfs)
+				h, err := ls.Submit(now, &w)
+				if err != nil {
+					rt.Fatal(err)
+				}
+				wfs++
+				base := len(jobs)
+				for j := range w.Jobs {
+					jobs = append(jobs, &job{wf: h, j: j, prereqsLeft: len(w.Jobs[j].After),
+						unfinished: [2]int{w.Jobs[j].Maps, w.Jobs[j].Reduces}})
+				}
+				for j := range w.Jobs {
+					for _, pre := range w.Jobs[j].After {
+						k := base + int(pre[0]-'a')
+						deps[[2]int{h, k - base}] = append(deps[[2]int{h, k - base}], base+j)
+					}
+				}
+				for j := range w.Jobs {
+					if x := jobs[base+j]; x.prereqsLeft == 0 && !x.ready {
+						ready(x)
+						if x.unfinished == [2]int{} {
+							finish(x)
+						}
+					}
+				}
+			case 1: // time passes
+				now += float64(rapid.IntRange(0, 40).Draw(rt, "dt"))
+			case 2: // a Pick, started or not
+				pool := Pool(rapid.IntRange(0, 1).Draw(rt, "pool"))
+				c, ok := ls.Pick(now, pool)
+				if ok && rapid.Bool().Draw(rt, "start") {
+					x := jobs[indexOf(rt, jobs, func(x *job) bool { return x.wf == c.Workflow && x.j == c.Job })]
+					if err := ls.TaskStarted(now, c, pool); err != nil {
+						rt.Fatal(err)
+					}
+					x.waiting[pool]--
+					x.running[pool]++
+				}
+			case 3: // start any waiting task, picked or not
+				var cands []*job
+				for _, x := range jobs {
+					if x.waiting[MapPool]+x.waiting[ReducePool] > 0 {
+						cands = append(cands, x)
+					}
+				}
+				if len(cands) == 0 {
+					continue
+				}
+				x := cands[rapid.IntRange(0, len(cands)-1).Draw(rt, "start-any")]
+				pool := MapPool
+				if x.waiting[MapPool] == 0 {
+					pool = ReducePool
+				}
+				if err := ls.TaskStarted(now, Choice{x.wf, x.j}, pool); err != nil {
+					rt.Fatal(err)
+				}
+				x.waiting[pool]--
+				x.running[pool]++
+			case 4: // finish any running task
+				var cands []*job
+				for _, x := range jobs {
+					if x.running[MapPool]+x.running[ReducePool] > 0 {
+						cands = append(cands, x)
+					}
+				}
+				if len(cands) == 0 {
+					continue
+				}
+				x := cands[rapid.IntRange(0, len(cands)-1).Draw(rt, "finish-any")]
+				pool := MapPool
+				if x.running[MapPool] == 0 {
+					pool = ReducePool
+				}
+				if err := ls.TaskFinished(now, Choice{x.wf, x.j}, pool); err != nil {
+					rt.Fatal(err)
+				}
+				x.running[pool]--
+				x.unfinished[pool]--
+				if x.unfinished[pool] == 0 {
+					if pool == MapPool && x.unfinished[ReducePool] > 0 {
+						x.waiting[ReducePool] = x.unfinished[ReducePool]
+					} else {
+						finish(x)
+					}
+				}
+			}
+			for _, pool := range []Pool{MapPool, ReducePool} {
+				ls.Pick(now, pool)
+			}
+		}
+	})
+}
+
+func indexOf[T any](rt *rapid.T, xs []T, f func(T) bool) int {
+	for i, x := range xs {
+		if f(x) {
+			return i
+		}
+	}
+	rt.Fatalf("not found")
+	return -1
+}
