@@ -208,34 +208,22 @@ func (s *detSkipList) refill(left, right *dslNode) {
 			s.top = l - 1
 			return
 		}
+		// The parent gap's member next to the empty gap, and the sibling gap's member
+		// next to that: right and the first after it if right is a member (height
+		// l+1), else left (right is then the parent gap's end, so left is a member) and
+		// the last before it.
+		sep, sib := left, left.prev[l-1]
 		if right != nil && right.h == l+1 {
-			sib := right.next[l-1] // first member of the gap after right
-			_, _, ss := s.gap(sib, l)
-			if ss >= 2 {
-				s.lower(right)
-				s.raise(sib)
-				return
-			}
-			pf, pl, ps := s.gap(right, l+1)
-			pleft, pright := pf.prev[l], pl.next[l]
-			s.lower(right)
-			if ps > 1 {
-				return
-			}
-			left, right = pleft, pright
-			continue
+			sep, sib = right, right.next[l-1]
 		}
-		// right is the parent gap's end, so left is a member of the parent gap.
-		sib := left.prev[l-1] // last member of the gap before left
-		_, _, ss := s.gap(sib, l)
-		if ss >= 2 {
-			s.lower(left)
-			s.raise(sib)
+		if _, _, ss := s.gap(sib, l); ss >= 2 {
+			s.lower(sep) // sep joins the empty gap,
+			s.raise(sib) // sib separates in its place
 			return
 		}
-		pf, pl, ps := s.gap(left, l+1)
+		pf, pl, ps := s.gap(sep, l+1)
 		pleft, pright := pf.prev[l], pl.next[l]
-		s.lower(left)
+		s.lower(sep) // the two gaps and sep become one gap of two
 		if ps > 1 {
 			return
 		}

@@ -359,19 +359,11 @@ func TestDetSkipListLarge(t *testing.T) {
 func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ls := lockstep{t: rt, ps: newOrders(rt, Rule(rapid.IntRange(0, 2).Draw(rt, "rule")), 4, 0)}
-		type job struct {
-			wf, j       int
-			prereqsLeft int
-			ready       bool
-			waiting     [2]int
-			running     [2]int
-			unfinished  [2]int
-		}
-		var jobs []*job
+		var jobs []*jobBook
 		deps := map[[2]int][]int{} // (wf, job) → dependents
 		now := 0.0
 		wfs := 0
-		ready := func(x *job) {
+		ready := func(x *jobBook) {
 			x.ready = true
 			if err := ls.JobReady(now, Choice{x.wf, x.j}); err != nil {
 				rt.Fatal(err)
@@ -383,8 +375,8 @@ func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 				x.waiting[ReducePool] = x.unfinished[ReducePool]
 			}
 		}
-		var finish func(x *job)
-		finish = func(x *job) {
+		var finish func(x *jobBook)
+		finish = func(x *jobBook) {
 			for _, k := range deps[[2]int{x.wf, x.j}] {
 				y := jobs[k]
 				y.prereqsLeft--
@@ -408,7 +400,7 @@ func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 				wfs++
 				base := len(jobs)
 				for j := range w.Jobs {
-					jobs = append(jobs, &job{wf: h, j: j, prereqsLeft: len(w.Jobs[j].After),
+					jobs = append(jobs, &jobBook{wf: h, j: j, prereqsLeft: len(w.Jobs[j].After),
 						unfinished: [2]int{w.Jobs[j].Maps, w.Jobs[j].Reduces}})
 				}
 				for j := range w.Jobs {
@@ -431,7 +423,7 @@ func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 				pool := Pool(rapid.IntRange(0, 1).Draw(rt, "pool"))
 				c, ok := ls.Pick(now, pool)
 				if ok && rapid.Bool().Draw(rt, "start") {
-					x := jobs[indexOf(rt, jobs, func(x *job) bool { return x.wf == c.Workflow && x.j == c.Job })]
+					x := jobs[indexOf(rt, jobs, func(x *jobBook) bool { return x.wf == c.Workflow && x.j == c.Job })]
 					if err := ls.TaskStarted(now, c, pool); err != nil {
 						rt.Fatal(err)
 					}
@@ -439,19 +431,9 @@ func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 					x.running[pool]++
 				}
 			case 3: // start any waiting task, picked or not
-				var cands []*job
-				for _, x := range jobs {
-					if x.waiting[MapPool]+x.waiting[ReducePool] > 0 {
-						cands = append(cands, x)
-					}
-				}
-				if len(cands) == 0 {
+				x, pool, ok := drawJob(rt, jobs, "start-any", func(x *jobBook) [2]int { return x.waiting })
+				if !ok {
 					continue
-				}
-				x := cands[rapid.IntRange(0, len(cands)-1).Draw(rt, "start-any")]
-				pool := MapPool
-				if x.waiting[MapPool] == 0 {
-					pool = ReducePool
 				}
 				if err := ls.TaskStarted(now, Choice{x.wf, x.j}, pool); err != nil {
 					rt.Fatal(err)
@@ -459,19 +441,9 @@ func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 				x.waiting[pool]--
 				x.running[pool]++
 			case 4: // finish any running task
-				var cands []*job
-				for _, x := range jobs {
-					if x.running[MapPool]+x.running[ReducePool] > 0 {
-						cands = append(cands, x)
-					}
-				}
-				if len(cands) == 0 {
+				x, pool, ok := drawJob(rt, jobs, "finish-any", func(x *jobBook) [2]int { return x.running })
+				if !ok {
 					continue
-				}
-				x := cands[rapid.IntRange(0, len(cands)-1).Draw(rt, "finish-any")]
-				pool := MapPool
-				if x.running[MapPool] == 0 {
-					pool = ReducePool
 				}
 				if err := ls.TaskFinished(now, Choice{x.wf, x.j}, pool); err != nil {
 					rt.Fatal(err)
@@ -491,6 +463,34 @@ func TestOrdersAgreeOnRandomEvents(t *testing.T) {
 			}
 		}
 	})
+}
+
+// jobBook is TestOrdersAgreeOnRandomEvents' own record of one job.
+type jobBook struct {
+	wf, j       int
+	prereqsLeft int
+	ready       bool
+	waiting     [2]int
+	running     [2]int
+	unfinished  [2]int
+}
+
+// drawJob draws one job with count(job) > 0 in some pool, and that pool (maps first).
+func drawJob(rt *rapid.T, jobs []*jobBook, label string, count func(*jobBook) [2]int) (*jobBook, Pool, bool) {
+	var cands []*jobBook
+	for _, x := range jobs {
+		if c := count(x); c[MapPool]+c[ReducePool] > 0 {
+			cands = append(cands, x)
+		}
+	}
+	if len(cands) == 0 {
+		return nil, 0, false
+	}
+	x := cands[rapid.IntRange(0, len(cands)-1).Draw(rt, label)]
+	if count(x)[MapPool] > 0 {
+		return x, MapPool, true
+	}
+	return x, ReducePool, true
 }
 
 func indexOf[T any](rt *rapid.T, xs []T, f func(T) bool) int {
