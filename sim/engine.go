@@ -269,7 +269,7 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 			dl = j.Arrival + j.Deadline
 		}
 		inf := policies.JobInfo{Index: i, ID: j.ID, Arrival: j.Arrival, Priority: j.Priority, Deadline: dl,
-			Utility: j.Utility, Workflow: j.Workflow}
+			Utility: j.Utility, Workflow: j.Workflow, Estimates: j.Estimates}
 		for _, st := range j.Stages {
 			inf.Stages = append(inf.Stages, policies.StageInfo{Pool: w.Cluster.PoolIndex(st.Pool), Tasks: st.Tasks, Data: st.Data, TaskData: st.TaskData, Runtime: st.Runtime})
 		}
