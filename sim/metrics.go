@@ -41,6 +41,12 @@ type Metrics struct {
 	Rounds       int                `json:"decision_rounds"`
 	VsBound      *VsBound           `json:"vs_bound,omitempty"`
 	Timing       *TimingMetrics     `json:"timing,omitempty"`
+
+	// Workflow outcomes (woha.txt §VI) when the workload has workflows, and admission
+	// measures (rtmr.txt §V) when the policy decides admission; their fields appear at
+	// this level of the JSON.
+	*WorkflowMetrics
+	*AdmissionMetrics
 }
 
 // JobMetrics is one job's outcome. Completion, Response and Met are null for a
@@ -136,6 +142,10 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 		} else {
 			m.Utilization[p.Name] = 0
 		}
+	}
+	m.WorkflowMetrics = summarizeWorkflows(w, r)
+	if r.Admission {
+		m.AdmissionMetrics = summarizeAdmission(m, r)
 	}
 	if r.Timing != nil && len(r.Timing.DecisionNanos) > 0 {
 		ns := slices.Clone(r.Timing.DecisionNanos)

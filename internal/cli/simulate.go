@@ -282,6 +282,9 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		if err != nil {
 			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
 		}
+		if err := policyErr(pol); err != nil {
+			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), err)) // a workload the policy cannot model: exit 2
+		}
 		if o.check {
 			if err := sim.CheckInvariants(w, o.seed+uint64(r), res); err != nil {
 				return failed(fmt.Errorf("%s, seed %d: the simulator broke an invariant (a bug, please report it):\n%w", names[p], o.seed+uint64(r), err))
@@ -373,6 +376,7 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 		if b != nil {
 			fmt.Fprintf(w, "bound: %s, %d slots of %g s\n", b.Method, b.Slots, b.SlotSeconds)
 		}
+		writeWorkflowAdmissionTables(w, ms)
 	}
 	one(out.Seed, out.Policies, out.Bound)
 	for _, r := range out.Replications {
