@@ -327,8 +327,6 @@ func (w *Workload) Validate() error {
 				add(index(key(p, "after"), k), "unknown job %q", dep)
 			case d == i:
 				add(index(key(p, "after"), k), "a job cannot wait for itself")
-			case w.Jobs[d].Workflow != j.Workflow:
-				add(index(key(p, "after"), k), "job %q is in workflow %q, this one in %q: after edges stay inside a workflow", dep, w.Jobs[d].Workflow, j.Workflow)
 			}
 		}
 	}

@@ -60,8 +60,6 @@ func TestDecodeWorkflowProblems(t *testing.T) {
 			[]string{`workflows[1].id: must be a non-empty unique id, got "w1"`}},
 		{"unknown prerequisite", []string{`"after": ["w1/a"]`}, []string{`"after": ["w1/zz"]`},
 			[]string{`jobs[1].after[0]: unknown job "w1/zz"`}},
-		{"cross-workflow edge", []string{`"workflow": "w2", "deadline": 500,`}, []string{`"workflow": "w2", "deadline": 500, "after": ["w1/a"],`},
-			[]string{`jobs[2].after[0]: job "w1/a" is in workflow "w1", this one in "w2"`}},
 		{"cycle", []string{`"id": "w1/a", "arrival": 0, "workflow": "w1",`}, []string{`"id": "w1/a", "arrival": 0, "workflow": "w1", "after": ["w1/b"],`},
 			[]string{"jobs: the after edges form a cycle: w1/a -> w1/b -> w1/a"}},
 		{"negative estimate", []string{`"map_time": 20`}, []string{`"map_time": -20`},

@@ -279,11 +279,11 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		r, p := k/P, k%P
 		pol, _ := all.New(names[p])
 		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true, Record: o.check})
-		if err != nil {
-			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
-		}
 		if err := policyErr(pol); err != nil {
 			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), err)) // a workload the policy cannot model: exit 2
+		}
+		if err != nil {
+			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
 		}
 		if o.check {
 			if err := sim.CheckInvariants(w, o.seed+uint64(r), res); err != nil {

@@ -181,6 +181,9 @@ func (p *Policy) jobOfInfo(v policies.View, info *policies.JobInfo) (Job, error)
 		}
 	}
 	for _, d := range info.After {
+		if v.Job(d).Workflow != info.Workflow || info.Workflow == "" {
+			return job, fmt.Errorf("%s: job %q waits for job %q of another workflow; a WOHA workflow is self-contained", p.name, info.ID, v.Job(d).ID)
+		}
 		job.After = append(job.After, v.Job(d).ID)
 	}
 	return job, nil
