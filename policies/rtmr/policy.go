@@ -112,9 +112,16 @@ func (p *Policy) jobOf(v policies.View, j int) (Job, error) {
 			return job, fmt.Errorf("job %q: stages must be a map stage, then optionally a reduce stage", info.ID)
 		}
 	}
-	if e := info.Estimates; e != nil {
-		job.Est = &Estimates{Eta: e.Eta, CmMax: e.CmMax, CrMax: e.CrMax}
+	for _, d := range job.MapSizes {
+		if !(d > 0) {
+			return job, fmt.Errorf("job %q: RTMR needs each map task's input size > 0 (stage data or task_data)", info.ID)
+		}
 	}
+	e := info.Estimates
+	if e == nil || !(e.Eta > 0 && e.CmMax > 0 && e.CrMax > 0) {
+		return job, fmt.Errorf("job %q: RTMR admits with declared estimates eta, cm_max, cr_max > 0", info.ID)
+	}
+	job.Est = &Estimates{Eta: e.Eta, CmMax: e.CmMax, CrMax: e.CrMax}
 	return job, nil
 }
 
