@@ -16,8 +16,8 @@ var rhcMethod = Method{Name: "rhc", Classes: []solvers.Class{solvers.QP, solvers
 
 func rdsFormulation() Formulation {
 	return Formulation{
-		Name: "rds",
-		Help: "One control step of RDS (rds.txt §3–4): FILE is a state file (jobs' progress, work, learned gains, soft/hard deadlines and priorities; capacity history or forecast; H_p, H_c, P, Q, AR order — see testdata/rds/README.md). Prints the allocation for the next interval, the planned moves, the predicted progress against the reference, and the objective of eq. 3. Method rhc; --solver qp (default) or highs; --time-limit per solver call.",
+		Name:    "rds",
+		Help:    "One control step of RDS (rds.txt §3–4): FILE is a state file (jobs' progress, work, learned gains, soft/hard deadlines and priorities; capacity history or forecast; H_p, H_c, P, Q, AR order — see testdata/rds/README.md). Prints the allocation for the next interval, the planned moves, the predicted progress against the reference, and the objective of eq. 3. Method rhc; --solver qp (default) or highs; --time-limit per solver call.",
 		Methods: []Method{rhcMethod},
 		Input:   StateInput,
 		Solve: func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error) {

@@ -97,8 +97,8 @@ func RSParams(in *sched.Instance, o RSOptions) (rs.Params, error) {
 
 func rsFormulation() Formulation {
 	return Formulation{
-		Name: "rs",
-		Help: "RUSH's robust scheduling (rush.txt §III): each job with a \"runtime\" needs its worst-case demand eta, the largest theta-quantile of any distribution within KL divergence delta of its reference runtime distribution (REM closed form, Alg. 1; bisection, Alg. 2); then tas on the eta, then Alg. 4's mapping to container queues. theta, delta and bins come from the instance's \"robust\" block or --theta, --delta, --bins. Single-resource instances only. The output adds jobs[].eta and jobs[].reference_quantile; the self-check is against the eta.",
+		Name:          "rs",
+		Help:          "RUSH's robust scheduling (rush.txt §III): each job with a \"runtime\" needs its worst-case demand eta, the largest theta-quantile of any distribution within KL divergence delta of its reference runtime distribution (REM closed form, Alg. 1; bisection, Alg. 2); then tas on the eta, then Alg. 4's mapping to container queues. theta, delta and bins come from the instance's \"robust\" block or --theta, --delta, --bins. Single-resource instances only. The output adds jobs[].eta and jobs[].reference_quantile; the self-check is against the eta.",
 		Methods:       []Method{onionMethod, mipMethod},
 		Options:       []string{"theta", "delta", "bins"},
 		DefaultVerify: true,

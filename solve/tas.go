@@ -22,8 +22,8 @@ var (
 
 func tasFormulation() Formulation {
 	return Formulation{
-		Name: "tas",
-		Help: "RUSH's time-aware scheduling (rush.txt §III-B): integral units of each resource per job and slot within capacity, every job gets its full demand by the horizon, and the sorted vector of utilities U_i(completion slot) is maximized lexicographically — the worst-off job first, then the next, and so on. Release times and max_parallel caps are honoured.",
+		Name:          "tas",
+		Help:          "RUSH's time-aware scheduling (rush.txt §III-B): integral units of each resource per job and slot within capacity, every job gets its full demand by the horizon, and the sorted vector of utilities U_i(completion slot) is maximized lexicographically — the worst-off job first, then the next, and so on. Release times and max_parallel caps are honoured.",
 		Methods:       []Method{onionMethod, mipMethod},
 		DefaultVerify: true,
 		Bench:         &Bench{Case: "tas-mip", Class: solvers.MIP, Model: MaxMinMIP, FastPath: "onion", Objective: LowestLevel},
