@@ -223,6 +223,16 @@ func requestErrf(format string, args ...any) error {
 	return &RequestError{Err: fmt.Errorf(format, args...)}
 }
 
+// MethodError is a method that failed (a solver error, a limit); Err is the method's own
+// error.
+type MethodError struct {
+	Method string
+	Err    error
+}
+
+func (e *MethodError) Error() string { return "--method " + e.Method + ": " + e.Err.Error() }
+func (e *MethodError) Unwrap() error { return e.Err }
+
 // ErrNoSchedule is wrapped by Solve's error when the instance has no feasible schedule.
 var ErrNoSchedule = errors.New("no feasible schedule")
 

@@ -150,11 +150,11 @@ func solveTASMIP(ctx context.Context, req *Request, in *sched.Instance, b solver
 	case ctx.Err() != nil:
 		return nil, interrupted(ctx)
 	case err != nil:
-		return nil, fmt.Errorf("--method mip: %w", err)
+		return nil, &MethodError{Method: mipMethod.Name, Err: err}
 	}
 	s, err := mip.Decode(res.Solution.X)
 	if err != nil {
-		return nil, fmt.Errorf("--method mip: decode the MIP solution: %w", err)
+		return nil, &MethodError{Method: mipMethod.Name, Err: fmt.Errorf("decode the MIP solution: %w", err)}
 	}
 	d := MIPDetails{
 		Lexmax: res.Method.String(), Form: res.Form, Solves: res.Solves, HandedOver: res.HandedOver,
