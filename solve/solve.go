@@ -150,7 +150,10 @@ func (r *Registry) Resolve(req Request) (*Formulation, Method, solvers.Backend, 
 	}
 	if !m.NeedsSolver() {
 		if req.SolverSet {
-			return nil, Method{}, solvers.Backend{}, requestErrf("--solver applies to %s; %s needs no solver", solverMethods(f), m.Name)
+			if ms := solverMethods(f); ms != "" {
+				return nil, Method{}, solvers.Backend{}, requestErrf("--solver applies to %s; %s needs no solver", ms, m.Name)
+			}
+			return nil, Method{}, solvers.Backend{}, requestErrf("--solver: method %s of %s needs no solver", m.Name, f.Name)
 		}
 		return f, m, solvers.Backend{}, nil
 	}
@@ -191,16 +194,13 @@ func selectBackend(f *Formulation, m Method, req Request) (solvers.Backend, erro
 	return b, requestErrf("--method %s needs a solver: %v%s", m.Name, err, tail)
 }
 
-// solverMethods names the methods of f that take --solver.
+// solverMethods names the methods of f that take --solver ("" for none).
 func solverMethods(f *Formulation) string {
 	var ms []string
 	for _, m := range f.Methods {
 		if m.NeedsSolver() {
 			ms = append(ms, "--method "+m.Name)
 		}
-	}
-	if len(ms) == 0 {
-		return "no method of " + f.Name
 	}
 	return strings.Join(ms, " and ")
 }
