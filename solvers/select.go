@@ -101,24 +101,23 @@ func (e *NoBackendError) Error() string {
 	}
 	fmt.Fprintf(&b, "no backend for %s is compiled into this binary", what)
 	if hints := e.hints(); hints != "" {
-		b.WriteString(": " + hints)
+		b.WriteString("; to get one, " + hints)
 	}
 	return b.String()
 }
 
-// hints lists the missing backends that would do with how to get each, in preference
-// order.
+// hints says how to get each missing backend that would do, by name.
 func (e *NoBackendError) hints() string {
-	var parts []string
 	names := make([]string, 0, len(e.Missing))
 	for n := range e.Missing {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	for _, n := range names {
-		parts = append(parts, fmt.Sprintf("%s (%s)", n, e.Missing[n]))
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + ": " + e.Missing[n]
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; or ")
 }
 
 func classList(cs []Class) string {

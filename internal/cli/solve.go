@@ -229,6 +229,10 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	case errors.As(err, &re):
 		return usageErr(fmt.Errorf("%s%w", where, err))
 	case errors.Is(err, solve.ErrNoSchedule):
+		var none *solve.NoScheduleError
+		if errors.As(err, &none) {
+			err = none.Err // the reason, without the layers that passed it on
+		}
 		fail := solveFailure{Status: "infeasible", Formulation: o.formulation, Method: o.method, Instance: req.Instance.Name, Message: err.Error()}
 		if output == "json" {
 			if err := writeJSON(s.Out, fail); err != nil {
