@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/coraopt/coraopt/formulations/cora"
@@ -93,7 +94,7 @@ var (
 		help: "CORA's FINAL LP (cora.txt §II-C) as the paper writes it, solved with --solver: minimize Σ over job×slot×resource cells of 1 (empty) or k^-u (used), with integer utilities u = round(--scale·U) and k = jobs·slots·resources (--k). Prints objective, k, scale, warnings (the numerics guard: weights k^-u that underflow or that the solver cannot tell apart; --strict makes them exit 2) and fractional x if any. \"exact\" is true when the schedule equals exact CORA's sorted utilities (checked by onion peeling; details.exact_cora says why not: FINAL fills as many cells as it can, so it spreads jobs out)."}
 	linearizedSpec = coraLPSpec{name: "cora-linearized", short: "Linearized-CORA", model: "Linearized-CORA (cora.txt §II-B3)", build: cora.BuildLinearized,
 		help: "Linearized-CORA (cora.txt §II-B3): FINAL with one λ per unit of capacity; the same LP optimum (Lemma 3), refused when large."}
-	lpMethod = Method{Name: "lp", Classes: []solvers.Class{solvers.LP}, Help: "Solve the LP with --solver (default: the first of " + fmt.Sprint(solvers.Preference(solvers.LP)) + " compiled in)."}
+	lpMethod = Method{Name: "lp", Classes: []solvers.Class{solvers.LP}, Help: "Solve the LP with --solver (default: the first of " + strings.Join(solvers.Preference(solvers.LP), ", ") + " compiled in)."}
 )
 
 // CORAOptionNames are the options of the CORA LPs.

@@ -3,6 +3,7 @@ package solve
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/sched"
@@ -12,7 +13,7 @@ import (
 // rhcMethod solves RDS's eq. 3 QP, and the least-shortfall LP when deadlines cannot all
 // be met, on one backend.
 var rhcMethod = Method{Name: "rhc", Classes: []solvers.Class{solvers.QP, solvers.LP},
-	Help: "RDS's receding-horizon control step: the eq. 3 QP (and, when the deadlines inside the window cannot all be met, the least-shortfall LP) on one backend that solves both (default: the first of " + "[qp highs]" + " compiled in); --time-limit per solver call."}
+	Help: "RDS's receding-horizon control step: the eq. 3 QP (and, when the deadlines inside the window cannot all be met, the least-shortfall LP) on one backend that solves both (default: the first of " + strings.Join(solvers.Preference(solvers.QP), ", ") + " compiled in); --time-limit per solver call."}
 
 func rdsFormulation() Formulation {
 	return Formulation{

@@ -268,7 +268,7 @@ func (r *Registry) HelpText() string {
 			seen = append(seen, m.Name)
 			var users []string
 			for _, g := range r.list {
-				if _, ok := g.Method(m.Name); ok && slices.ContainsFunc(g.Methods, func(x Method) bool { return x.Name == m.Name }) {
+				if slices.ContainsFunc(g.Methods, func(x Method) bool { return x.Name == m.Name }) {
 					users = append(users, g.Name)
 				}
 			}

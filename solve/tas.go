@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/coraopt/coraopt/formulations/tas"
@@ -17,7 +18,7 @@ import (
 
 var (
 	onionMethod = Method{Name: "onion", Help: "Onion peeling (rush.txt Alg. 3, made exact): find the highest utility level all jobs can reach together, fix the jobs that cannot rise above it, repeat. Levels are searched among the utility values themselves, so the answer is exact; when tied values leave a level with no job to fix, every choice is explored within --budget branches (past it a fixed rule decides and \"exact\" is false). Pure Go, no solver needed; 10^5 jobs in about a second."}
-	mipMethod   = Method{Name: "mip", Classes: []solvers.Class{solvers.MIP}, Help: "The time-indexed MIP (one completion-slot binary per job and slot) solved lexicographically by package lexmax with --solver (default: the first of " + fmt.Sprint(solvers.Preference(solvers.MIP)) + " compiled in): an independent reference for small instances. --lexmax ordered (default; exact on any MIP), waterfill (with --saturation probe|duals|milp; hands over to ordered when it stalls) or expweights (CORA's single weighted solve; refused when the weights cannot be told apart by the solver)."}
+	mipMethod   = Method{Name: "mip", Classes: []solvers.Class{solvers.MIP}, Help: "The time-indexed MIP (one completion-slot binary per job and slot) solved lexicographically by package lexmax with --solver (default: the first of " + strings.Join(solvers.Preference(solvers.MIP), ", ") + " compiled in): an independent reference for small instances. --lexmax ordered (default; exact on any MIP), waterfill (with --saturation probe|duals|milp; hands over to ordered when it stalls) or expweights (CORA's single weighted solve; refused when the weights cannot be told apart by the solver)."}
 )
 
 func tasFormulation() Formulation {

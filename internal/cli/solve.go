@@ -132,7 +132,7 @@ printed as "path: message").`,
 	f.StringVar(&o.formulation, "formulation", "tas", "formulation to solve: "+strings.Join(reg.Names(), ", "))
 	f.StringVar(&o.method, "method", "auto", "method: auto (the formulation's default) or one of the formulation's (see Methods above)")
 	f.StringVar(&o.solver, "solver", "", "backend for the method's problem class (default: the first compiled in of "+
-		fmt.Sprintf("LP %v, MIP %v, QP %v", solvers.Preference(solvers.LP), solvers.Preference(solvers.MIP), solvers.Preference(solvers.QP))+"); see coraopt solvers")
+		"LP: "+strings.Join(solvers.Preference(solvers.LP), ", ")+"; MIP: "+strings.Join(solvers.Preference(solvers.MIP), ", ")+"; QP: "+strings.Join(solvers.Preference(solvers.QP), ", ")+"); see coraopt solvers")
 	f.StringVar(&o.lexmax, "lexmax", "ordered", "mip: lexicographic method: ordered, waterfill or expweights")
 	f.StringVar(&o.saturation, "saturation", "probe", "mip with --lexmax waterfill: saturation test: probe, duals or milp")
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
