@@ -128,34 +128,41 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 	return Default().Solve(ctx, req)
 }
 
-// Resolve checks a request against the registry without solving: the formulation, the
-// method, the options set and the backend. It returns the formulation, the method and
-// the backend (zero for a fast path).
-func (r *Registry) Resolve(req Request) (*Formulation, Method, solvers.Backend, error) {
+// Check checks a request against the registry without solving or choosing a backend:
+// the formulation, the options set, the method, and --solver for a method that needs
+// none. It returns the formulation and the method.
+func (r *Registry) Check(req Request) (*Formulation, Method, error) {
 	f := r.Lookup(req.Formulation)
 	if f == nil {
-		return nil, Method{}, solvers.Backend{}, requestErrf("--formulation %q: unknown (this binary solves: %s)", req.Formulation, strings.Join(r.Names(), ", "))
+		return nil, Method{}, requestErrf("--formulation %q: unknown (this binary solves: %s)", req.Formulation, strings.Join(r.Names(), ", "))
 	}
 	for _, o := range req.Set {
 		if !slices.Contains(f.Options, o) {
-			return nil, Method{}, solvers.Backend{}, requestErrf("--%s applies to --formulation %s", o, strings.Join(r.OptionFormulations(o), ", "))
+			return nil, Method{}, requestErrf("--%s applies to --formulation %s", o, strings.Join(r.OptionFormulations(o), ", "))
 		}
 	}
 	m, ok := f.Method(req.Method)
 	if !ok {
-		return nil, Method{}, solvers.Backend{}, requestErrf("--method %q: %s takes %s", req.Method, f.Name, orList(f.MethodNames()))
+		return nil, Method{}, requestErrf("--method %q: %s takes %s", req.Method, f.Name, orList(f.MethodNames()))
 	}
 	if req.TimeLimit < 0 {
-		return nil, Method{}, solvers.Backend{}, requestErrf("--time-limit %v: must not be negative", req.TimeLimit)
+		return nil, Method{}, requestErrf("--time-limit %v: must not be negative", req.TimeLimit)
 	}
-	if !m.NeedsSolver() {
-		if req.SolverSet {
-			if ms := solverMethods(f); ms != "" {
-				return nil, Method{}, solvers.Backend{}, requestErrf("--solver applies to %s; %s needs no solver", ms, m.Name)
-			}
-			return nil, Method{}, solvers.Backend{}, requestErrf("--solver: method %s of %s needs no solver", m.Name, f.Name)
+	if !m.NeedsSolver() && req.SolverSet {
+		if ms := solverMethods(f); ms != "" {
+			return nil, Method{}, requestErrf("--solver applies to %s; %s needs no solver", ms, m.Name)
 		}
-		return f, m, solvers.Backend{}, nil
+		return nil, Method{}, requestErrf("--solver: method %s of %s needs no solver", m.Name, f.Name)
+	}
+	return f, m, nil
+}
+
+// Resolve is Check, then the backend of the method (solvers.Select; zero for a fast
+// path).
+func (r *Registry) Resolve(req Request) (*Formulation, Method, solvers.Backend, error) {
+	f, m, err := r.Check(req)
+	if err != nil || !m.NeedsSolver() {
+		return f, m, solvers.Backend{}, err
 	}
 	b, err := selectBackend(f, m, req)
 	return f, m, b, err

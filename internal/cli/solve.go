@@ -193,7 +193,7 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 		return usageErrf("--budget %d: must not be negative", o.budget)
 	}
 	req := o.request()
-	f, _, _, err := reg.Resolve(req)
+	f, _, err := reg.Check(req) // the backend is chosen after the input is read
 	if err != nil {
 		return usageErr(err)
 	}
