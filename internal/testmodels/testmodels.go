@@ -12,15 +12,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/coraopt/coraopt/solvers/netlib/models"
+	"github.com/coraopt/coraopt/internal/modelcache"
 )
 
 // EnvDir names the environment variable that overrides the directory (the Makefile sets it).
-const EnvDir = models.EnvDir
+const EnvDir = modelcache.EnvDir
 
 // Dir returns the directory holding the models, or an error saying how to get them
-// (models.Dir; the command line uses that, which links no test code).
-func Dir() (string, error) { return models.Dir() }
+// (modelcache.Dir, which the binary uses without linking this package's test code).
+func Dir() (string, error) { return modelcache.Dir() }
 
 // Path returns the path of one model file (e.g. "afiro.mps"), failing or skipping t when
 // the cache is missing (see the package doc) and failing when the file is not there.

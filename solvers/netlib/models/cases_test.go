@@ -74,4 +74,3 @@ func TestCaseFilesExist(t *testing.T) {
 		}
 	}
 }
-

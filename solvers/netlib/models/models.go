@@ -12,10 +12,9 @@ package models
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/coraopt/coraopt/internal/modelcache"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/model/lpformat"
 	"github.com/coraopt/coraopt/model/mps"
@@ -33,27 +32,6 @@ func ReadModel(path string) (*model.Problem, error) {
 	return nil, fmt.Errorf("netlib: %s: unknown model format", path)
 }
 
-// EnvDir names the environment variable that overrides the directory (the Makefile sets it).
-const EnvDir = "CORAOPT_HIGHS_INSTANCES"
-
-// Dir returns the directory holding the models, or an error saying how to get them:
-// $CORAOPT_HIGHS_INSTANCES, else highs-1.10.0/share/highs/check/instances under
-// $CORAOPT_CACHE or the user cache's coraopt directory.
-func Dir() (string, error) {
-	dir := os.Getenv(EnvDir)
-	if dir == "" {
-		cache := os.Getenv("CORAOPT_CACHE")
-		if cache == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return "", fmt.Errorf("testmodels: no cache directory: %w", err)
-			}
-			cache = filepath.Join(base, "coraopt")
-		}
-		dir = filepath.Join(cache, "highs-1.10.0", "share", "highs", "check", "instances")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return "", fmt.Errorf("testmodels: %s not found; run `make deps` (scripts/install-deps.sh)", dir)
-	}
-	return dir, nil
-}
+// Dir returns the directory holding the model files, or an error saying how to get
+// them (internal/modelcache.Dir).
+func Dir() (string, error) { return modelcache.Dir() }
