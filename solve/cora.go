@@ -68,17 +68,12 @@ func coraFormulation() Formulation {
 		Solve: func(ctx context.Context, req *Request, _ solvers.Backend) (*Result, error) {
 			start := time.Now()
 			ex, err := cora.Exact(ctx, req.Instance, tas.Options{MaxBranches: req.Budget})
-			switch {
-			case errors.Is(err, tas.ErrInfeasible):
-				return nil, &NoScheduleError{err}
-			case ctx.Err() != nil:
-				return nil, interrupted(ctx)
-			case err != nil:
-				return nil, err
+			if err != nil {
+				return nil, peelError(ctx, err)
 			}
-			return &Result{Status: solvers.Optimal, Schedule: ex.Schedule, Exact: ex.Schedule.Exact, LexmaxByFlow: true,
-				Layers: layersOf(req.Instance, ex.Peel.Layers), Details: onionDetails(ex.Peel.Stats, start),
-				CORA: &CORAOutput{Warnings: []string{}}}, nil
+			res := peeled(req.Instance, ex.Schedule, ex.Peel, start)
+			res.CORA = &CORAOutput{Warnings: []string{}}
+			return res, nil
 		},
 	}
 }

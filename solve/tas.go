@@ -62,16 +62,27 @@ func onionDetails(st tas.Stats, start time.Time) OnionDetails {
 func solveOnion(ctx context.Context, in *sched.Instance, budget int) (*Result, error) {
 	start := time.Now()
 	res, err := tas.OnionPeel(ctx, in, tas.Options{MaxBranches: budget})
+	if err != nil {
+		return nil, peelError(ctx, err)
+	}
+	return peeled(in, res.Schedule, res, start), nil
+}
+
+// peelError sorts an onion-peeling error: no schedule, interrupted, or a failure.
+func peelError(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(err, tas.ErrInfeasible):
-		return nil, &NoScheduleError{err}
+		return &NoScheduleError{err}
 	case ctx.Err() != nil:
-		return nil, interrupted(ctx)
-	case err != nil:
-		return nil, err
+		return interrupted(ctx)
 	}
-	return &Result{Status: solvers.Optimal, Schedule: res.Schedule, Exact: res.Exact, LexmaxByFlow: true,
-		Layers: layersOf(in, res.Layers), Details: onionDetails(res.Stats, start)}, nil
+	return err
+}
+
+// peeled is the Result of onion peeling (tas or exact CORA) that produced s.
+func peeled(in *sched.Instance, s *sched.Schedule, res *tas.Result, start time.Time) *Result {
+	return &Result{Status: solvers.Optimal, Schedule: s, Exact: s.Exact, LexmaxByFlow: true,
+		Layers: layersOf(in, res.Layers), Details: onionDetails(res.Stats, start)}
 }
 
 func layersOf(in *sched.Instance, ls []tas.Layer) []Layer {

@@ -160,17 +160,8 @@ func (o *solveOptions) request() solve.Request {
 			req.Set = append(req.Set, name)
 		}
 	}
-	if changed("theta") {
-		v := o.rs.theta
-		req.RS.Theta = &v
-	}
-	if changed("delta") {
-		v := o.rs.delta
-		req.RS.Delta = &v
-	}
-	if changed("bins") {
-		v := o.rs.bins
-		req.RS.Bins = &v
+	if o.rs.set != nil {
+		req.RS = o.rs.options()
 	}
 	return req
 }
