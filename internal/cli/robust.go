@@ -378,4 +378,3 @@ func writeRSDemandsTable(w io.Writer, out rsDemandsJSON) {
 		fmt.Fprintf(w, "checks: %d run, %d failed\n", len(out.Checks), failedChecks)
 	}
 }
-
