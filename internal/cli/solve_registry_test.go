@@ -146,9 +146,6 @@ func TestToyFormulationEverywhere(t *testing.T) {
 // runner, …). The standard library's own internal/synctest, which package sync imports
 // since Go 1.25, is not test code and is left out by asking for non-standard packages.
 func TestBinaryLinksNoTestCode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
 	for _, tags := range []string{"", "highs,lpsolve"} {
 		cmd := exec.Command("go", "list", "-deps", "-tags", tags,
 			"-f", `{{if or (not .Standard) (eq .ImportPath "testing")}}{{.ImportPath}}{{end}}`, "../../cmd/coraopt")
