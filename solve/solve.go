@@ -143,7 +143,17 @@ func (r *Registry) Check(req Request) (*Formulation, Method, error) {
 	}
 	m, ok := f.Method(req.Method)
 	if !ok {
-		return nil, Method{}, requestErrf("--method %q: %s takes %s", req.Method, f.Name, orList(f.MethodNames()))
+		var others []string
+		for _, g := range r.list {
+			if _, has := g.Method(req.Method); has && g != f {
+				others = append(others, g.Name)
+			}
+		}
+		tail := ""
+		if len(others) > 0 {
+			tail = fmt.Sprintf(" (--method %s is a method of %s)", req.Method, strings.Join(others, ", "))
+		}
+		return nil, Method{}, requestErrf("--method %q: %s takes %s%s", req.Method, f.Name, orList(f.MethodNames()), tail)
 	}
 	if req.TimeLimit < 0 {
 		return nil, Method{}, requestErrf("--time-limit %v: must not be negative", req.TimeLimit)
