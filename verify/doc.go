@@ -25,6 +25,8 @@
 //     certificate of every solver point and, for onion peeling, LexmaxCertificate; for
 //     an RDS control step (rds.txt eq. 3) RDSStep's KKT checks and the certificates of
 //     its QP and least-shortfall LP. This is what `coraopt solve --verify` lists.
+//   - State: an RDS state file's control step on every QP backend, each certified by
+//     Solved, and the backends' agreement on eq. 3's optimal objective (rds/backends).
 //
 // # Cross-checks (Instance)
 //
