@@ -139,9 +139,10 @@ printed as "path: message").`,
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
 	f.BoolVar(&o.verify, "verify", false, "attach the verify checks: the schedule's, the solver point's LP/MIP/QP certificate, onion's max-flow certificate; rds: the QP's KKT residuals (see coraopt verify --help)")
-	f.BoolVar(&o.cora.strict, "strict", false, "cora-final, cora-linearized: exit 2 when the weights k^-u cannot be told apart by the solver (numerics guard) or rounding merged distinct utilities")
-	f.Float64Var(&o.cora.scale, "scale", 0, "cora-final, cora-linearized: multiply utilities by this before rounding to integers (0: the smallest of 1, 10, 100, 1000 that makes them integers, else 1000)")
-	f.Float64Var(&o.cora.k, "k", 0, "cora-final, cora-linearized: base of the weights k^-u (0: |jobs|·|slots|·|resources|, the paper's)")
+	cora := strings.Join(reg.OptionFormulations("strict"), ", ")
+	f.BoolVar(&o.cora.strict, "strict", false, cora+": exit 2 when the weights k^-u cannot be told apart by the solver (numerics guard) or rounding merged distinct utilities")
+	f.Float64Var(&o.cora.scale, "scale", 0, cora+": multiply utilities by this before rounding to integers (0: the smallest of 1, 10, 100, 1000 that makes them integers, else 1000)")
+	f.Float64Var(&o.cora.k, "k", 0, cora+": base of the weights k^-u (0: |jobs|·|slots|·|resources|, the paper's)")
 	o.rs.register(cmd)
 	return cmd
 }

@@ -113,7 +113,7 @@ func sig9s(vs []float64) []float64 {
 // Exit 1 when the step is not solved to optimality or a check fails.
 func writeStep(ctx context.Context, s Streams, output, path string, f *rds.StateFile, res *solve.Result, all bool) error {
 	step := res.Step
-	out := rdsOutput(f, step, res.Backend)
+	out := rdsOutput(f, res)
 	var kkt verify.Report
 	if all {
 		kkt = verify.Solved(res, verify.SolvedOptions{All: true}).Report
@@ -169,9 +169,10 @@ func readRDSState(s Streams, path string) (*rds.StateFile, error) {
 	return f, nil
 }
 
-func rdsOutput(f *rds.StateFile, res *rds.StepResult, solver string) rdsResult {
+func rdsOutput(f *rds.StateFile, solved *solve.Result) rdsResult {
+	res := solved.Step
 	out := rdsResult{
-		Status: res.Status.String(), Formulation: "rds", Method: "rhc", Solver: solver,
+		Status: res.Status.String(), Formulation: solved.Formulation, Method: solved.Method, Solver: solved.Backend,
 		BackendVersion: res.Version, Exact: res.Status == solvers.Optimal,
 		State: f.Name, Time: res.Time, Interval: res.Interval,
 		Forecast: sig9s(res.Forecast), ForecastSource: res.ForecastSource,
