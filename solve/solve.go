@@ -41,6 +41,10 @@ type Request struct {
 	// Set lists the option names (Formulation.Options) the caller set explicitly; one
 	// that the formulation does not take is an error.
 	Set []string
+	// SkipSelfChecks leaves out a formulation's own cross-checks (rs: WCDE's, which cost
+	// several times the solve): for timing the method alone, as the benchmark harness
+	// does. Result.Checked and Result.Problems are then empty.
+	SkipSelfChecks bool
 	// SolverSet says the caller named a backend; for a method that needs none it is an
 	// error rather than silently ignored.
 	SolverSet bool

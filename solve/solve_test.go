@@ -183,3 +183,26 @@ func TestSolveRDS(t *testing.T) {
 		t.Errorf("rds: backend %q status %v points %d", res.Backend, res.Status, len(res.Points))
 	}
 }
+
+// TestRSSelfChecks: rs runs WCDE's cross-checks unless told to skip them, and skipping
+// changes nothing else.
+func TestRSSelfChecks(t *testing.T) {
+	in := load(t, "instances/runtime-robust.json")
+	full, err := solve.Solve(context.Background(), solve.Request{Formulation: "rs", Instance: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := solve.Solve(context.Background(), solve.Request{Formulation: "rs", Instance: in, SkipSelfChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(full.Checked, "WCDE cross-checks") || full.Details.(solve.RSDetails).WCDEChecks.Run == 0 {
+		t.Errorf("rs ran no cross-checks: %q", full.Checked)
+	}
+	if bare.Checked != "" || bare.Details.(solve.RSDetails).WCDEChecks.Run != 0 {
+		t.Errorf("SkipSelfChecks ran them: %q", bare.Checked)
+	}
+	if sched.CompareSorted(full.Schedule.Sorted, bare.Schedule.Sorted, 0) != 0 || full.Instance.Jobs[0].Demand[0] != bare.Instance.Jobs[0].Demand[0] {
+		t.Errorf("the schedules differ: %v and %v", full.Schedule.Sorted, bare.Schedule.Sorted)
+	}
+}

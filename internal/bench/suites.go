@@ -190,7 +190,7 @@ func rsCase(reg *solve.Registry, n, T int, seed uint64) Case {
 			if err != nil {
 				return nil, err
 			}
-			inst.Methods = []Method{solveMethod(reg, "rs", solve.Request{Formulation: "rs", Method: "onion", Instance: in}, solve.LowestLevel)}
+			inst.Methods = []Method{solveMethod(reg, "rs", solve.Request{Formulation: "rs", Method: "onion", Instance: in, SkipSelfChecks: true}, solve.LowestLevel)}
 			return inst, nil
 		}}
 }
@@ -208,7 +208,7 @@ func formulationInstance(reg *solve.Registry, f *solve.Formulation, in, fastIn *
 	size.Jobs, size.Slots = len(in.Jobs), in.Horizon
 	inst := &Instance{Size: size, Problem: p}
 	if spec.FastPath != "" && fastIn != nil {
-		inst.Methods = []Method{solveMethod(reg, spec.FastPath, solve.Request{Formulation: f.Name, Method: spec.FastPath, Instance: fastIn}, spec.Objective)}
+		inst.Methods = []Method{solveMethod(reg, spec.FastPath, solve.Request{Formulation: f.Name, Method: spec.FastPath, Instance: fastIn, SkipSelfChecks: true}, spec.Objective)}
 	}
 	return inst, nil
 }
