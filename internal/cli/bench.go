@@ -17,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/coraopt/coraopt/internal/bench"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
@@ -76,7 +77,8 @@ Suites (--suite, or --instances DIR):
                 bisection and, as a cross-check, a scan), mapping/N=n (Alg. 4);
                 default sizes 1000,10000,100000
   --instances   every .mps, .mps.gz and .lp model in DIR, and every instance .json
-                (as NAME/cora-final and NAME/tas-mip)
+                (as NAME/<case> for each formulation with a benchmark model:
+                ` + benchCaseNames(o.g.registry) + `)
 --sizes takes job counts, each optionally with a slot count: 10,20,100x40.
 
 Solvers (--solvers): a comma-separated list of backends; by default every backend
@@ -133,6 +135,18 @@ input (including a solver that is not compiled in).`,
 	f.StringVar(&o.cases, "cases", "", "run only the instances whose name matches this regular expression")
 	f.BoolVar(&o.progress, "progress", false, "show a progress bar on standard error (default: when it is a terminal)")
 	return cmd
+}
+
+// benchCaseNames lists the NAME/<case> suffixes an instance file gives.
+func benchCaseNames(reg *solve.Registry) string {
+	var out []string
+	for _, f := range reg.Formulations() {
+		if f.Bench != nil {
+			out = append(out, f.Bench.Case)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }
 
 // isTerminal says whether w is a terminal (the progress bar goes there).

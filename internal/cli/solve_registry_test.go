@@ -64,6 +64,12 @@ func TestToyFormulationEverywhere(t *testing.T) {
 	if code != ExitOK || !strings.Contains(help, "  toy   A toy registered by a test") || !strings.Contains(help, "peel") {
 		t.Errorf("solve --help (exit %d) lacks the toy:\n%s", code, help)
 	}
+	if _, h, _ := runWith(reg, "verify", "--help"); !strings.Contains(h, "list of tas, cora, rs, toy") {
+		t.Errorf("verify --help lacks the toy suite")
+	}
+	if _, h, _ := runWith(reg, "bench", "--help"); !strings.Contains(h, "cora-final, tas-mip, toy-lp") {
+		t.Errorf("bench --help lacks the toy's case")
+	}
 	if _, plain, _ := runWith(solve.Default(), "solve", "--help"); strings.Contains(plain, "toy") {
 		t.Error("the toy leaked into the default registry")
 	}
