@@ -210,3 +210,42 @@ func TestPolicyErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomWorkflowsThroughTheSimulator runs the random family (gen --family woha) for
+// 5 seeds of 5 and of 10 workflows under the six policies, invariants checked, and logs
+// deadlines met and total tardiness: how WOHA fares beyond the paper's two examples.
+func TestRandomWorkflowsThroughTheSimulator(t *testing.T) {
+	seeds := uint64(5)
+	if testing.Short() {
+		seeds = 1
+	}
+	names := []string{"woha-hlf", "woha-lpf", "woha-mpf", "oozie-fifo", "oozie-fair", "oozie-edf"}
+	for _, n := range []int{5, 10} {
+		met := map[string]int{}
+		tard := map[string]float64{}
+		for seed := uint64(1); seed <= seeds; seed++ {
+			w, err := hadoop1.WOHAFamily("woha", n, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range names {
+				p, err := all.New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := run(t, w, p, seed)
+				for _, o := range m.Workflows {
+					if *o.Met {
+						met[name]++
+					}
+				}
+				tard[name] += m.TotalTardiness
+			}
+		}
+		line := ""
+		for _, name := range names {
+			line += fmt.Sprintf(" %s %d (%.0f s);", name, met[name], tard[name])
+		}
+		t.Logf("%d seeds of %d workflows, deadlines met (total tardiness):%s", seeds, n, line)
+	}
+}
