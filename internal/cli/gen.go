@@ -19,6 +19,7 @@ type genOptions struct {
 	// WOHA and RTMR families (workload/hadoop1).
 	workflows    int
 	runtimeModel string
+	beyond       float64
 }
 
 func newGenCmd(s Streams, g *globalOptions) *cobra.Command {
@@ -51,7 +52,8 @@ Families:
         with deadlines 80, 70, 60 min on 32 × (2 + 1) slots; --seed draws the topology.
   rtmr-1, rtmr-2  rtmr.txt §V workloads I and II (Tables II-IV): exponential
         inter-arrivals of mean 14 s, 30 heterogeneous workers, per-job worst-case
-        estimates; --runtime-model within (true task times within them) or beyond.
+        estimates; --runtime-model within (true task times within them) or beyond
+        (up to --beyond-factor times them, default 1.3).
 
 Example:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json`,
@@ -91,7 +93,10 @@ Example:
 				if o.runtimeModel != "within" && o.runtimeModel != "beyond" {
 					return usageErrf("--runtime-model %q: want within or beyond", o.runtimeModel)
 				}
-				w, err = hadoop1.RTMRFamily(o.family, o.seed, o.runtimeModel)
+				if !(o.beyond >= 1) || o.beyond > 100 {
+					return usageErrf("--beyond-factor %g: want a number in [1, 100]", o.beyond)
+				}
+				w, err = hadoop1.RTMRFamilyBeyond(o.family, o.seed, o.runtimeModel, o.beyond)
 			default:
 				return usageErrf("--family %q: want cora, rush, rds, swf, woha, woha-fig2, woha-3wf, rtmr-1 or rtmr-2", o.family)
 			}
@@ -105,6 +110,7 @@ Example:
 	f.StringVar(&o.family, "family", "cora", "workload family: cora, rush, rds, swf, woha, woha-fig2, woha-3wf, rtmr-1, rtmr-2")
 	f.IntVar(&o.workflows, "workflows", 20, "woha: number of workflows")
 	f.StringVar(&o.runtimeModel, "runtime-model", "within", "rtmr-1, rtmr-2: true task times within the estimates, or beyond them")
+	f.Float64Var(&o.beyond, "beyond-factor", 1.3, "rtmr-1, rtmr-2 with --runtime-model beyond: true task times up to this multiple of the estimates")
 	f.IntVar(&o.jobs, "jobs", 100, "number of jobs")
 	f.Uint64Var(&o.seed, "seed", 1, "seed")
 	f.StringVar(&o.swf, "swf", "", "swf: the trace to read")

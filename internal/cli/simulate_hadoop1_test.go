@@ -92,6 +92,7 @@ func TestHadoop1BadInput(t *testing.T) {
 	}{
 		{[]string{"gen", "--family", "rtmr-1", "--runtime-model", "sometimes"}, "--runtime-model"},
 		{[]string{"gen", "--family", "woha", "--workflows", "0"}, "--workflows"},
+		{[]string{"gen", "--family", "rtmr-2", "--runtime-model", "beyond", "--beyond-factor", "0.5"}, "--beyond-factor"},
 	} {
 		code, _, errOut := runCLI(context.Background(), "", tc.args...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

@@ -44,7 +44,7 @@ func simulate(t *testing.T, w *workload.Workload, name string) *sim.Metrics {
 // its deadline (success ratio exactly 1), with and without feedback, on workloads I and
 // II for many seeds.
 func TestPolicyWithinAllSucceed(t *testing.T) {
-	seeds := uint64(40)
+	seeds := uint64(100)
 	if testing.Short() {
 		seeds = 4
 	}
@@ -85,7 +85,11 @@ func TestPaperTables(t *testing.T) {
 	}
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		t.Log(paper[fam])
-		for _, model := range []string{"within", "beyond"} {
+		for _, mode := range []struct {
+			model  string
+			factor float64
+		}{{"within", 1}, {"beyond", 1.3}, {"beyond", 2}} {
+			model := mode.model
 			type acc struct{ accept, success, util, allUtil float64 }
 			sums := map[string]*acc{}
 			for _, n := range names {
@@ -93,7 +97,13 @@ func TestPaperTables(t *testing.T) {
 			}
 			sums["dc-capped"] = &acc{}
 			for seed := uint64(1); seed <= uint64(seeds); seed++ {
-				rw, err := rtmr.Generate(fam, seed, rtmr.RuntimeModel(model))
+				gp := rtmr.DefaultGenParams()
+				gp.BeyondFactor = max(1, mode.factor)
+				gen := rtmr.RTMRWorkload1
+				if fam == "rtmr-2" {
+					gen = rtmr.RTMRWorkload2
+				}
+				rw, err := gen(seed, rtmr.RuntimeModel(model), gp)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -126,7 +136,7 @@ func TestPaperTables(t *testing.T) {
 					}
 				}
 			}
-			line := fmt.Sprintf("%s %-6s mean of %d seeds:", fam, model, seeds)
+			line := fmt.Sprintf("%s %-6s ×%.1f mean of %d seeds:", fam, model, mode.factor, seeds)
 			for _, n := range append(names, "dc-capped") {
 				a := sums[n]
 				k := float64(seeds)

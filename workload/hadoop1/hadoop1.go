@@ -145,13 +145,34 @@ func FromRTMR(rw *rtmr.Workload) (*workload.Workload, error) {
 }
 
 // RTMRFamily generates workload I ("rtmr-1") or II ("rtmr-2") with the given runtime
-// model ("within": true task times within the estimates; "beyond": up to 1.3× them).
+// model ("within": true task times within the estimates; "beyond": up to
+// rtmr.DefaultGenParams().BeyondFactor = 1.3× them).
 func RTMRFamily(family string, seed uint64, model string) (*workload.Workload, error) {
+	return RTMRFamilyBeyond(family, seed, model, rtmr.DefaultGenParams().BeyondFactor)
+}
+
+// RTMRFamilyBeyond is RTMRFamily with true task times up to factor × the estimates under
+// "beyond" (factor ≥ 1).
+func RTMRFamilyBeyond(family string, seed uint64, model string, factor float64) (*workload.Workload, error) {
 	rm := rtmr.RuntimeModel(model)
 	if rm != rtmr.Within && rm != rtmr.Beyond {
 		return nil, fmt.Errorf("hadoop1: runtime model %q: want within or beyond", model)
 	}
-	rw, err := rtmr.Generate(family, seed, rm)
+	if !(factor >= 1) || factor > 100 {
+		return nil, fmt.Errorf("hadoop1: beyond factor %g: want a number in [1, 100]", factor)
+	}
+	gp := rtmr.DefaultGenParams()
+	gp.BeyondFactor = factor
+	var rw *rtmr.Workload
+	var err error
+	switch family {
+	case "rtmr-1":
+		rw, err = rtmr.RTMRWorkload1(seed, rm, gp)
+	case "rtmr-2":
+		rw, err = rtmr.RTMRWorkload2(seed, rm, gp)
+	default:
+		return nil, fmt.Errorf("hadoop1: unknown RTMR family %q (want rtmr-1 or rtmr-2)", family)
+	}
 	if err != nil {
 		return nil, err
 	}
