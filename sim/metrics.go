@@ -61,6 +61,8 @@ type JobMetrics struct {
 	Met        *bool    `json:"met"`
 	Tardiness  *float64 `json:"tardiness,omitempty"` // max(0, completion − deadline)
 	Rejected   bool     `json:"rejected,omitempty"`
+	// Accepted is set for a policy that decides admission (rtmr.txt §V's per-job flag).
+	Accepted *bool `json:"accepted,omitempty"`
 }
 
 // VsBound is how far a policy's sorted utilities fall short of the bound's.

@@ -129,6 +129,8 @@ func summarizeAdmission(m *Metrics, r *Result) *AdmissionMetrics {
 	a := &AdmissionMetrics{SuccessRatio: 1}
 	success, used := 0, 0.0
 	for i, jm := range m.Jobs {
+		acc := !jm.Rejected
+		m.Jobs[i].Accepted = &acc
 		if jm.Rejected {
 			continue
 		}
