@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -113,5 +114,32 @@ func TestHadoop1BadInput(t *testing.T) {
 	code, _, errOut = runCLI(context.Background(), "", "simulate", bad, "--policies", "woha-hlf")
 	if code != 2 || !strings.Contains(errOut, `].workflow: unknown workflow "W9"`) {
 		t.Errorf("unknown workflow: exit %d, %s", code, errOut)
+	}
+}
+
+// TestSimulateHadoop1Deterministic: the WOHA and RTMR policies give the same JSON (timing
+// removed) whatever the number of workers, run after run.
+func TestSimulateHadoop1Deterministic(t *testing.T) {
+	for _, tc := range []struct {
+		gen      []string
+		policies string
+	}{
+		{[]string{"--family", "woha", "--workflows", "3", "--seed", "2"}, "woha-hlf,woha-lpf,woha-mpf,oozie-fifo,oozie-fair,oozie-edf"},
+		{[]string{"--family", "rtmr-2", "--seed", "5", "--runtime-model", "beyond"}, "rtmr,rtmr-nofeedback,dc,rtmr-fifo"},
+	} {
+		path := genWorkload(t, tc.gen...)
+		var first any
+		for _, workers := range []string{"1", "2", "1"} {
+			code, out, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", tc.policies, "--replications", "2", "--workers", workers, "-o", "json", "--check")
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", tc.gen, code, errOut)
+			}
+			got := stripTiming(t, out)
+			if first == nil {
+				first = got
+			} else if !reflect.DeepEqual(first, got) {
+				t.Fatalf("%v: output depends on the run or the number of workers", tc.gen)
+			}
+		}
 	}
 }
