@@ -249,3 +249,57 @@ func TestRandomWorkflowsThroughTheSimulator(t *testing.T) {
 		t.Logf("%d seeds of %d workflows, deadlines met (total tardiness):%s", seeds, n, line)
 	}
 }
+
+// TestPlanVersusPools measures how optimistic a plan is about the map/reduce split: for
+// each seed of the three-workflow topology, the workspan GenerateReqs predicts on 96
+// slots of one pool (how §IV-A plans) against the workspan of the same workflow run
+// alone in the simulator on 64 map + 32 reduce slots with exact task times. Logged; the
+// test asserts only that the plan never promises more than the one-pool bound allows
+// (its workspan is at least the critical path).
+func TestPlanVersusPools(t *testing.T) {
+	seeds := uint64(10)
+	if testing.Short() {
+		seeds = 2
+	}
+	line := ""
+	worse := 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		ws := woha.ThreeWorkflows(seed)
+		w0 := ws[0]
+		w0.Deadline = 1e9 // alone and unhurried: the plan at cap 96 is the whole cluster's
+		plan, err := woha.GenerateReqs(&w0, woha.Ranks(&w0, woha.HLF), 96)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := hadoop1.FromWOHA("alone", []woha.Workflow{w0}, hadoop1.WOHACluster(32), hadoop1.Exact)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := run(t, alone, woha.NewPolicyFixedCap(woha.HLF, 96), seed)
+		real := *m.Workflows[0].Workspan
+		path := 0.0
+		finish := map[string]float64{}
+		for _, j := range w0.Jobs {
+			s := 0.0
+			for _, d := range j.After {
+				s = max(s, finish[d])
+			}
+			if j.Maps > 0 {
+				s += j.MapTime
+			}
+			if j.Reduces > 0 {
+				s += j.ReduceTime
+			}
+			finish[j.ID] = s
+			path = max(path, finish[j.ID])
+		}
+		if plan.Makespan < path-1e-9 {
+			t.Fatalf("seed %d: plan workspan %g below the critical path %g", seed, plan.Makespan, path)
+		}
+		if real > plan.Makespan*1.05 {
+			worse++
+		}
+		line += fmt.Sprintf(" seed %d: plan %.0f s, alone on 64+32 %.0f s (×%.2f);", seed, plan.Makespan, real, real/plan.Makespan)
+	}
+	t.Logf("one-pool plan on 96 slots vs the workflow alone on 64 map + 32 reduce slots:%s %d of %d run more than 5%% longer than planned", line, worse, seeds)
+}
