@@ -12,8 +12,6 @@ import (
 	"github.com/coraopt/coraopt/policies/fair"
 	"github.com/coraopt/coraopt/policies/fifo"
 	"github.com/coraopt/coraopt/policies/rrh"
-	"github.com/coraopt/coraopt/policies/rtmr"
-	"github.com/coraopt/coraopt/policies/woha"
 )
 
 var constructors = map[string]func() policies.Policy{
@@ -22,22 +20,6 @@ var constructors = map[string]func() policies.Policy{
 	"edf":   func() policies.Policy { return edf.New() },
 	"edf-n": func() policies.Policy { return edf.NewNonPreemptive() },
 	"rrh":   func() policies.Policy { return rrh.New() },
-
-	// WOHA (woha.txt): progress-based scheduling under each §V-C job priority, and the
-	// §V-B baselines (Oozie submits a job when its prerequisites finish).
-	"woha-hlf":   func() policies.Policy { return woha.NewPolicy(woha.HLF) },
-	"woha-lpf":   func() policies.Policy { return woha.NewPolicy(woha.LPF) },
-	"woha-mpf":   func() policies.Policy { return woha.NewPolicy(woha.MPF) },
-	"oozie-fifo": func() policies.Policy { return woha.NewBaselinePolicy(woha.FIFO) },
-	"oozie-fair": func() policies.Policy { return woha.NewBaselinePolicy(woha.Fair) },
-	"oozie-edf":  func() policies.Policy { return woha.NewBaselinePolicy(woha.EDF) },
-
-	// RTMR (rtmr.txt): admission control, the Deadline Constraint baseline, and the
-	// paper's FIFO that accepts every job.
-	"rtmr":            func() policies.Policy { return rtmr.NewPolicy(true) },
-	"rtmr-nofeedback": func() policies.Policy { return rtmr.NewPolicy(false) },
-	"dc":              func() policies.Policy { return rtmr.NewDCPolicy() },
-	"rtmr-fifo":       func() policies.Policy { return rtmr.NewFIFOPolicy() },
 }
 
 // Names lists the registered policies, sorted.
