@@ -143,7 +143,11 @@ Policies: ` + strings.Join(all.Names(), ", ") + `.
 
 Examples:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
-  coraopt simulate cora100.json --policies fifo,fair,edf,rrh --bound --slot 60 -o table`,
+  coraopt simulate cora100.json --policies fifo,fair,edf,rrh --bound --slot 60 -o table
+  coraopt gen --family woha-3wf --seed 1 > 3wf.json
+  coraopt simulate 3wf.json --policies woha-hlf,woha-lpf,woha-mpf,oozie-fifo,oozie-fair,oozie-edf --plots figs
+  coraopt gen --family rtmr-1 --seed 1 > rtmr1.json
+  coraopt simulate rtmr1.json --policies rtmr,rtmr-nofeedback,dc,rtmr-fifo -o table`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSimulate(cmd.Context(), s, o, args[0])
