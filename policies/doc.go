@@ -43,24 +43,25 @@
 //     future capacity implements TraceAware.
 //   - oracle — Clairvoyant (true runtimes of every task) and TraceAware; re-plans with
 //     exact remaining work, to show how close an achievable schedule comes to the bound.
-//   - woha — Pick per free slot over map and reduce pools (Hadoop-1 workers, two pools):
+//   - woha-hlf, woha-lpf, woha-mpf, oozie-fifo, oozie-fair, oozie-edf (policies/woha,
+//     Policy) — Rounder, Observer and Pick per free slot over the map and reduce pools:
 //     jobs carry Workflow and After (JobInfo.After); the engine holds a job back until
 //     the jobs it waits for finish (View.Ready). A workflow's release is its earliest
-//     job arrival and its deadline the earliest absolute deadline of its jobs
-//     (Workflows gives both); GenerateReqs runs at the workflow's first arrival
-//     (Observer sees EventArrival) and AssignTask picks the workflow furthest behind its
-//     plan, then the job by HLF/LPF/MPF priority.
-//   - rtmr, dc (Deadline Constraint) — Admitter: at each arrival Admit accepts or
-//     rejects the job (Alg. I–III on the map/reduce slot-availability vectors, from
-//     View.Workers, StageInfo.DataOf and the finished tasks' times); a rejected job never
-//     runs and earns workload.UtilityNever. Pick implements the dispatcher (Alg. IV):
-//     the Slot names its worker and speed, and the policy may decline a reduce slot to
-//     keep it reserved for higher-priority jobs. Observer's EventJobFinish drives the
-//     feedback controller (Alg. V–VI) from the job's finished task records.
-//     policies/rtmr implements these algorithms behind its own four-event Scheduler;
-//     sim/rtmr_test.go drives it through this interface with a thin adapter (Admit →
-//     Arrive, Pick → Assign with the Slot's worker, Observe → TaskFinished and
-//     JobFinished, StageInfo.DataOf for δ_i) and finds every admitted job on time. A
-//     registered "rtmr" still needs worst-case estimates (η, c_m^max, c_r^max), which the
-//     workload file does not carry yet.
+//     job arrival and its deadline the earliest absolute deadline of its jobs (a
+//     declared workflow gives its deadline to its jobs); the plan is built at the
+//     workflow's first arrival (Observer sees EventArrival) from JobInfo.Estimates, and
+//     Pick gives the slot to the workflow furthest behind its plan, then the job by
+//     HLF/LPF/MPF priority.
+//   - rtmr, rtmr-nofeedback, dc (Deadline Constraint), rtmr-fifo (policies/rtmr,
+//     Policy) — Admitter: at each arrival Admit accepts or rejects the job (Alg. I–III
+//     on the map/reduce slot-availability vectors, from View.Workers, StageInfo.DataOf
+//     and JobInfo.Estimates); a rejected job never runs and earns
+//     workload.UtilityNever. Pick implements the dispatcher (Alg. IV): the Slot names
+//     its worker and speed, and the policy may decline a reduce slot to keep it
+//     reserved for higher-priority jobs. Observer's EventTaskFinish and EventJobFinish
+//     feed the estimator and the feedback controller (Alg. V–VI).
+//
+// A policy that cannot model a workload (WOHA without deadlines or estimates, RTMR
+// without data sizes or estimates) says so through an Err() error method; `coraopt
+// simulate` then exits 2 with that reason instead of reporting the run.
 package policies

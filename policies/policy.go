@@ -111,8 +111,11 @@ type JobInfo struct {
 	Deadline float64
 	Utility  sched.Utility
 	Workflow string
-	After    []int // indices of the jobs this one waits for
-	Stages   []StageInfo
+	// Estimates are the job's declared estimates (WOHA's task times, RTMR's η, c_m^max,
+	// c_r^max); nil when the workload gives none.
+	Estimates *workload.Estimates
+	After     []int // indices of the jobs this one waits for
+	Stages    []StageInfo
 	// Rank is the job's position in (arrival, id) order: the tie-break of every policy
 	// here.
 	Rank int

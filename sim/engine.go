@@ -43,6 +43,9 @@ type Result struct {
 	Clairvoyant           bool
 	Placements            []Placement // with Options.Record
 	Timing                *Timing     // with Options.Timing
+
+	// Admission is set when the policy decides admission (policies.Admitter).
+	Admission bool
 }
 
 // JobResult is one job's outcome.
@@ -51,6 +54,9 @@ type JobResult struct {
 	Arrival    float64
 	Completion float64 // NaN when rejected
 	Rejected   bool
+	// SlotSeconds is the slot time the job's tasks held (slow-start waits included):
+	// rtmr.txt §V's "slot time used" by the job.
+	SlotSeconds float64
 }
 
 // Placement is one task's run.
@@ -269,7 +275,7 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 			dl = j.Arrival + j.Deadline
 		}
 		inf := policies.JobInfo{Index: i, ID: j.ID, Arrival: j.Arrival, Priority: j.Priority, Deadline: dl,
-			Utility: j.Utility, Workflow: j.Workflow}
+			Utility: j.Utility, Workflow: j.Workflow, Estimates: j.Estimates}
 		for _, st := range j.Stages {
 			inf.Stages = append(inf.Stages, policies.StageInfo{Pool: w.Cluster.PoolIndex(st.Pool), Tasks: st.Tasks, Data: st.Data, TaskData: st.TaskData, Runtime: st.Runtime})
 		}
@@ -340,6 +346,9 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 	if c, ok := p.(policies.Clairvoyant); ok {
 		c.UseOracle(oracle{e})
 		e.res.Clairvoyant = true
+	}
+	if _, ok := p.(policies.Admitter); ok {
+		e.res.Admission = true
 	}
 	if ta, ok := p.(policies.TraceAware); ok {
 		ta.UseCapacityTrace(slices.Clone(w.Cluster.Capacity))
@@ -572,6 +581,7 @@ func (e *engine) finishTask(ev event) bool {
 		if rr[x].Stage == s && rr[x].Task == int(ev.task) {
 			rec := rr[x]
 			rec.Finish = ev.time
+			e.res.Jobs[j].SlotSeconds += ev.time - rec.Start
 			if e.finRec[j] == nil {
 				// One allocation per job: growing by doubling cost a gigabyte of
 				// garbage on the 100,000-job benchmark.

@@ -41,6 +41,12 @@ type Metrics struct {
 	Rounds       int                `json:"decision_rounds"`
 	VsBound      *VsBound           `json:"vs_bound,omitempty"`
 	Timing       *TimingMetrics     `json:"timing,omitempty"`
+
+	// Workflow outcomes (woha.txt §VI) when the workload has workflows, and admission
+	// measures (rtmr.txt §V) when the policy decides admission; their fields appear at
+	// this level of the JSON.
+	*WorkflowMetrics
+	*AdmissionMetrics
 }
 
 // JobMetrics is one job's outcome. Completion, Response and Met are null for a
@@ -55,6 +61,8 @@ type JobMetrics struct {
 	Met        *bool    `json:"met"`
 	Tardiness  *float64 `json:"tardiness,omitempty"` // max(0, completion − deadline)
 	Rejected   bool     `json:"rejected,omitempty"`
+	// Accepted is set for a policy that decides admission (rtmr.txt §V's per-job flag).
+	Accepted *bool `json:"accepted,omitempty"`
 }
 
 // VsBound is how far a policy's sorted utilities fall short of the bound's.
@@ -136,6 +144,10 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 		} else {
 			m.Utilization[p.Name] = 0
 		}
+	}
+	m.WorkflowMetrics = summarizeWorkflows(w, r)
+	if r.Admission {
+		m.AdmissionMetrics = summarizeAdmission(m, r)
 	}
 	if r.Timing != nil && len(r.Timing.DecisionNanos) > 0 {
 		ns := slices.Clone(r.Timing.DecisionNanos)

@@ -112,6 +112,11 @@ func TestNoPolicyBeatsTheBound(t *testing.T) {
 		for _, name := range all.Names() {
 			p, _ := all.New(name)
 			r, err := sim.Run(context.Background(), w, p, sim.Options{Seed: seed, Record: true})
+			if e, ok := p.(interface{ Err() error }); ok && e.Err() != nil {
+				// The policy says it cannot model this workload (WOHA without deadlines or
+				// estimates, RTMR without data sizes and estimates): its run is not its own.
+				continue
+			}
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

@@ -88,10 +88,11 @@ func Parse(data []byte) (*Workload, error) {
 }
 
 type fileJSON struct {
-	Name     string    `json:"name"`
-	TimeUnit *float64  `json:"time_unit"`
-	Cluster  clusterJS `json:"cluster"`
-	Jobs     []jobJS   `json:"jobs"`
+	Name      string     `json:"name"`
+	TimeUnit  *float64   `json:"time_unit"`
+	Cluster   clusterJS  `json:"cluster"`
+	Jobs      []jobJS    `json:"jobs"`
+	Workflows []Workflow `json:"workflows"`
 }
 
 type clusterJS struct {
@@ -101,14 +102,15 @@ type clusterJS struct {
 }
 
 type jobJS struct {
-	ID       string          `json:"id"`
-	Arrival  float64         `json:"arrival"`
-	Priority *float64        `json:"priority"`
-	Deadline float64         `json:"deadline"`
-	Utility  json.RawMessage `json:"utility"`
-	Stages   []stageJS       `json:"stages"`
-	After    []string        `json:"after"`
-	Workflow string          `json:"workflow"`
+	ID        string          `json:"id"`
+	Arrival   float64         `json:"arrival"`
+	Priority  *float64        `json:"priority"`
+	Deadline  float64         `json:"deadline"`
+	Utility   json.RawMessage `json:"utility"`
+	Stages    []stageJS       `json:"stages"`
+	After     []string        `json:"after"`
+	Workflow  string          `json:"workflow"`
+	Estimates *Estimates      `json:"estimates"`
 }
 
 type stageJS struct {
@@ -128,6 +130,7 @@ func (f *fileJSON) workload() (*Workload, []sched.Problem) {
 		w.TimeUnit = *f.TimeUnit
 	}
 	w.Cluster.Pools = f.Cluster.Pools
+	w.Workflows = f.Workflows
 	w.Cluster.Workers = f.Cluster.Workers
 	for k, raw := range f.Cluster.Capacity {
 		var st CapacityStep
@@ -139,7 +142,7 @@ func (f *fileJSON) workload() (*Workload, []sched.Problem) {
 	w.Jobs = make([]Job, len(f.Jobs))
 	for i, jf := range f.Jobs {
 		j := &w.Jobs[i]
-		*j = Job{ID: jf.ID, Arrival: jf.Arrival, Priority: 1, Deadline: jf.Deadline, After: jf.After, Workflow: jf.Workflow}
+		*j = Job{ID: jf.ID, Arrival: jf.Arrival, Priority: 1, Deadline: jf.Deadline, After: jf.After, Workflow: jf.Workflow, Estimates: jf.Estimates}
 		if jf.Priority != nil {
 			j.Priority = *jf.Priority
 		}
@@ -282,9 +285,11 @@ func (w *Workload) Validate() error {
 		}
 		ids[w.Jobs[i].ID] = i
 	}
+	wfs := w.validateWorkflows(add)
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
 		p := index("jobs", i)
+		w.completeFromWorkflow(wfs, i, add)
 		finite := func(field string, v float64, lo float64) {
 			if !(v >= lo) || math.IsInf(v, 0) {
 				add(key(p, field), "must be a finite number >= %g", lo)
@@ -334,6 +339,62 @@ func (w *Workload) Validate() error {
 		return &sched.ValidationError{Problems: ps}
 	}
 	return nil
+}
+
+// validateWorkflows checks the declared workflows and returns their indices by id.
+func (w *Workload) validateWorkflows(add func(string, string, ...any)) map[string]int {
+	ids := make(map[string]int, len(w.Workflows))
+	for k, wf := range w.Workflows {
+		p := index("workflows", k)
+		if _, dup := ids[wf.ID]; dup || wf.ID == "" {
+			add(key(p, "id"), "must be a non-empty unique id, got %q", wf.ID)
+		}
+		ids[wf.ID] = k
+		if !(wf.Arrival >= 0) || math.IsInf(wf.Arrival, 0) {
+			add(key(p, "arrival"), "must be a finite number >= 0")
+		}
+		if !(wf.Deadline > 0) || math.IsInf(wf.Deadline, 0) {
+			add(key(p, "deadline"), "must be a finite number > 0 (seconds after arrival)")
+		}
+	}
+	return ids
+}
+
+// completeFromWorkflow checks job i against its declared workflow, if any, and gives it
+// the workflow's deadline when it has none of its own. When workflows are declared every
+// job's workflow must be one of them.
+func (w *Workload) completeFromWorkflow(wfs map[string]int, i int, add func(string, string, ...any)) {
+	j := &w.Jobs[i]
+	p := index("jobs", i)
+	if e := j.Estimates; e != nil {
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"map_time", e.MapTime}, {"reduce_time", e.ReduceTime}, {"eta", e.Eta}, {"cm_max", e.CmMax}, {"cr_max", e.CrMax}} {
+			if !(f.v >= 0) || math.IsInf(f.v, 0) {
+				add(key(key(p, "estimates"), f.name), "must be a finite number >= 0")
+			}
+		}
+	}
+	if len(w.Workflows) == 0 || j.Workflow == "" {
+		return
+	}
+	k, ok := wfs[j.Workflow]
+	if !ok {
+		add(key(p, "workflow"), "unknown workflow %q (not in workflows)", j.Workflow)
+		return
+	}
+	wf := &w.Workflows[k]
+	if j.Arrival < wf.Arrival {
+		add(key(p, "arrival"), "%g is before its workflow %q is submitted (%g)", j.Arrival, wf.ID, wf.Arrival)
+		return
+	}
+	if j.Deadline == 0 && wf.Deadline > 0 {
+		j.Deadline = wf.Arrival + wf.Deadline - j.Arrival
+		if !(j.Deadline > 0) {
+			add(key(p, "arrival"), "%g is at or after its workflow %q's deadline", j.Arrival, wf.ID)
+		}
+	}
 }
 
 // completed reports whether Validate already filled in the pools from the workers

@@ -117,7 +117,7 @@ func TestSchemaIsPublished(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"testdata/hadoop1.json", "testdata/containers.json"} {
+	for _, name := range []string{"testdata/hadoop1.json", "testdata/containers.json", "testdata/workflows.json"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)

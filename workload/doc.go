@@ -14,8 +14,15 @@
 //	time_unit     seconds per utility time unit (default 1)
 //	cluster       pools [{name, slots}] or workers [{count, slots: {pool: n}, speed}],
 //	              and an optional capacity trace [[time, {pool: slots}], …]
-//	jobs          [{id, arrival, priority, deadline, utility, stages, after, workflow}]
+//	jobs          [{id, arrival, priority, deadline, utility, stages, after, workflow,
+//	              estimates}]
 //	  stages      [{pool, tasks, runtime | task_runtimes, data}] run one after another
+//	  estimates   {map_time, reduce_time, eta, cm_max, cr_max}: declared in advance (WOHA's
+//	              plans, RTMR's admission test); true runtimes may differ
+//	workflows     [{id, arrival, deadline}]: declared workflows (WOHA); a member job
+//	              without a deadline gets its workflow's
+//
+// workload/hadoop1 converts the WOHA and RTMR generators' output into this file.
 //
 // A job's utility is any of the instance file's utility types (sched), read as a
 // function of the response time (completion − arrival) in time units and evaluated at

@@ -32,6 +32,9 @@ func Encode(out io.Writer, w *Workload) error {
 		cl["capacity"] = steps
 	}
 	f["cluster"] = cl
+	if len(w.Workflows) > 0 {
+		f["workflows"] = w.Workflows
+	}
 	jobs := make([]map[string]any, len(w.Jobs))
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
@@ -51,6 +54,9 @@ func Encode(out io.Writer, w *Workload) error {
 		}
 		if j.Workflow != "" {
 			m["workflow"] = j.Workflow
+		}
+		if j.Estimates != nil {
+			m["estimates"] = j.Estimates
 		}
 		stages := make([]map[string]any, len(j.Stages))
 		for s, st := range j.Stages {

@@ -15,6 +15,45 @@ type Workload struct {
 	TimeUnit float64
 	Cluster  Cluster
 	Jobs     []Job
+	// Workflows declares workflows (WOHA, woha.txt §II): a submission time and a relative
+	// deadline each. Jobs join one by naming it in Job.Workflow. Optional: without it a
+	// workflow is only a group of jobs (release: their earliest arrival, deadline: their
+	// earliest).
+	Workflows []Workflow
+}
+
+// Workflow is W_i's submission time S_i and relative deadline D_i (woha.txt §II). A
+// member job without its own deadline gets the workflow's (Validate fills it in), so
+// every policy sees the deadline through the job.
+type Workflow struct {
+	ID       string  `json:"id"`
+	Arrival  float64 `json:"arrival"`  // seconds
+	Deadline float64 `json:"deadline"` // seconds after Arrival, > 0
+}
+
+// Estimates are what a job declares about itself in advance, to planning policies; the
+// true runtimes may differ. A zero field is not given.
+type Estimates struct {
+	// MapTime and ReduceTime are the estimated seconds per map and per reduce task at
+	// speed 1 (woha.txt §IV-A's M_i^j and R_i^j, from which WOHA's plans are built).
+	MapTime    float64 `json:"map_time,omitempty"`
+	ReduceTime float64 `json:"reduce_time,omitempty"`
+	// Eta bounds intermediate over input data; CmMax and CrMax bound the seconds to
+	// process one unit of data in a map and a reduce task on the cluster's slowest slot
+	// (rtmr.txt §IV-A's η, c_m^max, c_r^max).
+	Eta   float64 `json:"eta,omitempty"`
+	CmMax float64 `json:"cm_max,omitempty"`
+	CrMax float64 `json:"cr_max,omitempty"`
+}
+
+// WorkflowIndex returns the index of the declared workflow with the given id, or -1.
+func (w *Workload) WorkflowIndex(id string) int {
+	for i := range w.Workflows {
+		if w.Workflows[i].ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // Cluster describes the slots. Exactly one of Pools and Workers is set in the file;
@@ -66,6 +105,8 @@ type Job struct {
 	After []string
 	// Workflow groups jobs into a workflow (WOHA); empty for a lone job.
 	Workflow string
+	// Estimates are the job's declared task-time and data estimates; nil: none.
+	Estimates *Estimates
 }
 
 // Stage is one phase of a job.

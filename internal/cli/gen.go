@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coraopt/coraopt/workload"
+	"github.com/coraopt/coraopt/workload/hadoop1"
 )
 
 type genOptions struct {
@@ -15,6 +16,10 @@ type genOptions struct {
 	ratio  float64
 	swf    string
 	swfOpt workload.SWFOptions
+	// WOHA and RTMR families (workload/hadoop1).
+	workflows    int
+	runtimeModel string
+	beyond       float64
 }
 
 func newGenCmd(s Streams, g *globalOptions) *cobra.Command {
@@ -38,6 +43,17 @@ Families:
   swf   a Standard Workload Format trace (--swf FILE, - for stdin; --jobs caps the count,
         0 keeps all): one task per processor, deadline = --deadline-factor × runtime,
         step utilities (or sigmoid with --decay); what was dropped and why goes to stderr.
+  woha  woha.txt §V-A: --workflows random layered DAGs with Yahoo!-like task statistics,
+        a submission every 5 min on average, deadline 1.5-3 × a workspan lower bound;
+        32 workers × (2 map + 1 reduce); true task times U[0.8, 1.2] × the estimates.
+  woha-fig2  woha.txt Fig. 2 (reconstructed): three workflows, D = 9, 9, 50, 3 map +
+        3 reduce slots, unit task times.
+  woha-3wf   woha.txt §VI-A: three copies of a 33-job workflow submitted at 0, 5, 10 min
+        with deadlines 80, 70, 60 min on 32 × (2 + 1) slots; --seed draws the topology.
+  rtmr-1, rtmr-2  rtmr.txt §V workloads I and II (Tables II-IV): exponential
+        inter-arrivals of mean 14 s, 30 heterogeneous workers, per-job worst-case
+        estimates; --runtime-model within (true task times within them) or beyond
+        (up to --beyond-factor times them, default 1.3).
 
 Example:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json`,
@@ -68,8 +84,21 @@ Example:
 					fmt.Fprintf(s.Err, "coraopt: %s: %d job lines, kept %d on %d slots (%s); dropped %v; %d preceding-job links to dropped jobs removed; %d think times not modelled\n",
 						name, rep.Lines, rep.Jobs, rep.Slots, rep.Source, rep.Dropped, rep.EdgesDropped, rep.ThinkTimes)
 				}
+			case "woha", "woha-fig2", "woha-3wf":
+				if o.workflows < 1 {
+					return usageErrf("--workflows %d: need at least 1", o.workflows)
+				}
+				w, err = hadoop1.WOHAFamily(o.family, o.workflows, o.seed)
+			case "rtmr-1", "rtmr-2":
+				if o.runtimeModel != "within" && o.runtimeModel != "beyond" {
+					return usageErrf("--runtime-model %q: want within or beyond", o.runtimeModel)
+				}
+				if !(o.beyond >= 1) || o.beyond > 100 {
+					return usageErrf("--beyond-factor %g: want a number in [1, 100]", o.beyond)
+				}
+				w, err = hadoop1.RTMRFamilyBeyond(o.family, o.seed, o.runtimeModel, o.beyond)
 			default:
-				return usageErrf("--family %q: want cora, rush, rds or swf", o.family)
+				return usageErrf("--family %q: want cora, rush, rds, swf, woha, woha-fig2, woha-3wf, rtmr-1 or rtmr-2", o.family)
 			}
 			if err != nil {
 				return usageErr(err)
@@ -78,7 +107,10 @@ Example:
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&o.family, "family", "cora", "workload family: cora, rush or rds")
+	f.StringVar(&o.family, "family", "cora", "workload family: cora, rush, rds, swf, woha, woha-fig2, woha-3wf, rtmr-1, rtmr-2")
+	f.IntVar(&o.workflows, "workflows", 20, "woha: number of workflows")
+	f.StringVar(&o.runtimeModel, "runtime-model", "within", "rtmr-1, rtmr-2: true task times within the estimates, or beyond them")
+	f.Float64Var(&o.beyond, "beyond-factor", 1.3, "rtmr-1, rtmr-2 with --runtime-model beyond: true task times up to this multiple of the estimates")
 	f.IntVar(&o.jobs, "jobs", 100, "number of jobs")
 	f.Uint64Var(&o.seed, "seed", 1, "seed")
 	f.StringVar(&o.swf, "swf", "", "swf: the trace to read")

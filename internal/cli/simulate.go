@@ -143,7 +143,11 @@ Policies: ` + strings.Join(all.Names(), ", ") + `.
 
 Examples:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
-  coraopt simulate cora100.json --policies fifo,fair,edf,rrh --bound --slot 60 -o table`,
+  coraopt simulate cora100.json --policies fifo,fair,edf,rrh --bound --slot 60 -o table
+  coraopt gen --family woha-3wf --seed 1 > 3wf.json
+  coraopt simulate 3wf.json --policies woha-hlf,woha-lpf,woha-mpf,oozie-fifo,oozie-fair,oozie-edf --plots figs
+  coraopt gen --family rtmr-1 --seed 1 > rtmr1.json
+  coraopt simulate rtmr1.json --policies rtmr,rtmr-nofeedback,dc,rtmr-fifo -o table`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSimulate(cmd.Context(), s, o, args[0])
@@ -279,6 +283,9 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		r, p := k/P, k%P
 		pol, _ := all.New(names[p])
 		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true, Record: o.check})
+		if err := policyErr(pol); err != nil {
+			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), err)) // a workload the policy cannot model: exit 2
+		}
 		if err != nil {
 			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
 		}
@@ -373,6 +380,7 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 		if b != nil {
 			fmt.Fprintf(w, "bound: %s, %d slots of %g s\n", b.Method, b.Slots, b.SlotSeconds)
 		}
+		writeWorkflowAdmissionTables(w, ms)
 	}
 	one(out.Seed, out.Policies, out.Bound)
 	for _, r := range out.Replications {

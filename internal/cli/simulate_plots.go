@@ -103,17 +103,21 @@ func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *worklo
 		// Placements are in start order; past maxGanttTasks the chart shows the start of
 		// the run only (a chart of millions of bars is neither readable nor small).
 		shown := r.Placements[:min(len(r.Placements), maxGanttTasks)]
+		colour, legend, by := ganttColours(w)
 		bars := make([]plot.Bar, len(shown))
 		for k, pl := range shown {
-			bars[k] = plot.Bar{Row: rowOf[[3]int{pl.Worker, pl.Pool, pl.Slot}], Start: pl.Start, End: pl.Finish, Job: pl.Job}
+			bars[k] = plot.Bar{Row: rowOf[[3]int{pl.Worker, pl.Pool, pl.Slot}], Start: pl.Start, End: pl.Finish, Job: colour(pl.Job)}
 		}
-		title := fmt.Sprintf("%s under %s: tasks on slots (colour = job, seed %d)", w.Name, name, o.seed)
+		title := fmt.Sprintf("%s under %s: tasks on slots (colour = %s, seed %d)", w.Name, name, by, o.seed)
 		if len(shown) < len(r.Placements) {
-			title = fmt.Sprintf("%s under %s: the first %d of %d tasks (colour = job, seed %d)", w.Name, name, len(shown), len(r.Placements), o.seed)
+			title = fmt.Sprintf("%s under %s: the first %d of %d tasks (colour = %s, seed %d)", w.Name, name, len(shown), len(r.Placements), by, o.seed)
 		}
 		g, err := plot.SimGantt(bars, rows, title)
 		if err != nil {
 			return err
+		}
+		if legend != nil {
+			plot.AddColourLegend(g, legend)
 		}
 		h := vg.Length(min(max(0.12*float64(len(rows))+1.5, 3), 16)) * vg.Inch
 		if err := plot.SaveAll(g, base("gantt-"+name), 10*vg.Inch, h); err != nil {
@@ -134,6 +138,9 @@ func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *worklo
 		if err := plot.SaveAll(p, base("utilization-"+pn), 9*vg.Inch, 4*vg.Inch); err != nil {
 			return err
 		}
+	}
+	if err := writeWorkflowPlots(w, out, base); err != nil {
+		return err
 	}
 	fmt.Fprintf(s.Err, "coraopt: figures written to %s\n", o.plots)
 	return nil

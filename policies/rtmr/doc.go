@@ -4,7 +4,10 @@
 // workloads of §V (Tables II–IV), and an exact reference for the admission problem.
 // It has its own small input types and drives nothing itself: a simulator calls the
 // Scheduler methods (job arrives → admit or reject; a map or reduce slot on worker w is
-// free at t → which task; task finished; job finished).
+// free at t → which task; task finished; job finished). Policy is that adapter for the
+// simulator (sim, policies): "rtmr", "rtmr-nofeedback", "dc" and "rtmr-fifo" in
+// policies/all, the job's δ from its map stage's task data and its estimates from the
+// workload file.
 //
 // # What is implemented where
 //

@@ -97,6 +97,21 @@
 // scheduler when its prerequisites finish): FIFO in submission order, Fair to the job
 // with the fewest running tasks in the pool, EDF by the workflow's absolute deadline.
 //
+// # In the simulator
+//
+// Policy drives a Picker from the simulator's events (policies.Policy, Observer,
+// Rounder): "woha-hlf", "woha-lpf", "woha-mpf", "oozie-fifo", "oozie-fair" and
+// "oozie-edf" in policies/all. It plans from the jobs' declared estimates; Err reports a
+// workload it cannot plan.
+//
+// # Exact reference
+//
+// BuildExactMIP and SolveExact: the largest set of workflows that can all meet their
+// deadlines (a late workflow can run after every deadline, so this is the most
+// workflows on time), a time-indexed MIP in integer units solved through package
+// solvers; CheckExact verifies its schedule from the problem's definition.
+// TestExactGapMIP (build tag highs) scores WOHA and the baselines against it.
+//
 // # Workloads (§V-A)
 //
 // Generate draws seeded random layered DAGs with the Yahoo! task statistics of §V-A
