@@ -1,0 +1,61 @@
+// Package mip is coraopt's built-in mixed-integer programming solver, registered as the
+// backend "mip": LP-based branch and bound on the built-in dual simplex (package
+// simplex), in pure Go, so that a binary built without cgo solves every model coraopt
+// builds. Pure LPs are handed to the simplex unchanged; quadratic objectives are rejected.
+//
+// # Method
+//
+// The search follows Achterberg's thesis "Constraint Integer Programming" (TU Berlin,
+// 2007) and the MIP solver of HiGHS as its documentation describes it:
+//
+//   - Presolve for integer programs (Achterberg ch. 10): integer bounds are rounded,
+//     bounds of integer columns are tightened from row activities (repeated until nothing
+//     changes), and coefficients of binary columns in one-sided rows are strengthened
+//     (Savelsbergh's coefficient reduction: when one value of the binary makes the row
+//     redundant with slack d, its coefficient and the right-hand side move by d). Both
+//     keep the columns and rows, so no postsolve is needed, and both keep every integer
+//     point, so an answer is checked against the original problem.
+//   - The root LP is solved from scratch (with the simplex's own presolve); every other
+//     LP is warm-started from its parent's optimal basis. A bound change leaves that basis
+//     dual feasible, the case the dual simplex is built for.
+//   - Cuts at the root: lifted (extended) knapsack cover inequalities separated from the
+//     rows whose integer part is binary (Achterberg §8.1; negative coefficients are
+//     complemented), in rounds while they move the bound.
+//   - Node selection: best bound, with plunging (Achterberg §6.3): after branching, the
+//     search continues with a child of the node just solved while that child's bound
+//     stays within a fraction of the gap, then returns to the open node of least bound.
+//   - Branching: reliability pseudo-cost branching (Achterberg §5.4): per-unit objective
+//     gains of each column's down and up branches, averaged; a column whose pseudo-costs
+//     rest on fewer than a reliability threshold of observations is scored by strong
+//     branching (both children's LPs solved, warm-started, with an iteration limit), and
+//     a child found infeasible there fixes the column in the node. Scores are products
+//     max(q⁻, ε)·max(q⁺, ε). Most-fractional branching is the fallback
+//     (Solver.Branching = MostFractional).
+//   - Primal heuristics: rounding of every LP solution (with the continuous columns
+//     re-solved when the problem has any), and fractional diving at the root (Achterberg
+//     §9.1: fix the least fractional column to its nearest integer, re-solve, repeat).
+//   - Reduced-cost fixing against the incumbent with the root LP's reduced costs.
+//   - Pruning uses the incumbent minus the gap tolerance, and minus almost one when every
+//     objective coefficient is an integer on integer columns only.
+//
+// # Tolerances
+//
+// As HiGHS documents them (its options mip_feasibility_tolerance, mip_abs_gap and
+// mip_rel_gap): a column is integral within DefaultIntegralityTol (1e-6); the search ends
+// when the incumbent and the bound differ by at most DefaultAbsGap (1e-6) or by the
+// relative gap (incumbent − bound)/max(1, |incumbent|) ≤ Options.MIPGap. The default
+// relative gap is DefaultRelGap (1e-6) rather than HiGHS's 1e-4, because coraopt compares
+// backends' optima at 1e-6. The returned X has every integer column rounded to an exact
+// integer; when the problem has continuous columns they are re-solved with the integers
+// fixed, so that the rows hold to the simplex's tolerances.
+//
+// # Results
+//
+// Status Optimal with the incumbent and a BestBound within the gap; Infeasible; Unbounded
+// (the LP relaxation is unbounded and a search with zero costs finds an integer point —
+// for rational data that makes the MIP unbounded); TimeLimit (Options.TimeLimit or a
+// context deadline) and IterationLimit (Options.IterationLimit on the total simplex
+// iterations, or Solver.NodeLimit on the nodes) with the incumbent, if any, and the best
+// bound of the open nodes; Other when the context is cancelled. Nodes counts the
+// branch-and-bound nodes whose LP was solved.
+package mip
