@@ -270,11 +270,8 @@ func (s *search) run() {
 		return
 	}
 	s.logf("mip: root LP %.10g after %d iterations", root.obj, s.iters)
-	if !s.sv.NoCuts {
+	if !s.sv.NoCuts && len(s.fractional(root.x)) > 0 {
 		root = s.cutRounds(root)
-		if s.stopped {
-			return
-		}
 		if root.status == solvers.Infeasible {
 			s.status = solvers.Infeasible
 			return
@@ -283,12 +280,12 @@ func (s *search) run() {
 	s.rootObj, s.rootX, s.rootD = root.obj, root.x, root.d
 	if len(s.fractional(root.x)) == 0 {
 		s.tryIncumbent(root.x)
-	} else if !s.sv.NoHeuristics {
+	} else if !s.sv.NoHeuristics && !s.stopped {
 		s.tryRounding(root.x, true)
 		s.dive(root)
 	}
 	if s.stopped {
-		s.open = append(s.open, &node{col: -1, bound: root.obj, basis: root.basis})
+		s.push(&node{col: -1, bound: root.obj})
 		return
 	}
 	s.tree(&node{col: -1, pcCol: -1, bound: root.obj, basis: root.basis, lp: &root})
