@@ -8,6 +8,7 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/simplex"
 )
 
 // Cut loop parameters.
@@ -55,6 +56,14 @@ func (s *search) cutRounds(root lpResult) lpResult {
 				}
 			}
 		}
+		if round < gmiRounds {
+			for _, c := range s.gomoryCuts(root) {
+				if k := c.key(); !seen[k] {
+					seen[k] = true
+					cuts = append(cuts, c)
+				}
+			}
+		}
 		if len(cuts) == 0 {
 			break
 		}
@@ -67,7 +76,7 @@ func (s *search) cutRounds(root lpResult) lpResult {
 			s.lpStop(r.status)
 			return root
 		}
-		s.logf("mip: cut round %d: %d covers, bound %.10g", round, len(cuts), r.obj)
+		s.logf("mip: cut round %d: %d cuts, bound %.10g", round, len(cuts), r.obj)
 		if r.obj-root.obj < cutProgress*math.Max(1, math.Abs(root.obj)) {
 			stall++
 		} else {
@@ -256,4 +265,191 @@ func (s *search) addCuts(cuts []cut) {
 		q.RowUpper = append(q.RowUpper, c.rhs)
 	}
 	s.w = &q
+}
+
+// Gomory mixed-integer cut parameters.
+const (
+	gmiMinFrac     = 0.005 // a basic integer column must be at least this far from an integer
+	gmiMaxPerRound = 100
+	gmiMaxDynamism = 1e6 // largest / smallest |coefficient| of a kept cut
+	gmiMinEfficacy = 1e-5
+	gmiRounds      = 8
+)
+
+// gomoryCuts derives Gomory mixed-integer cuts (Achterberg §8.3; Cornuéjols' survey of
+// the GMI formula) from the optimal tableau of r: for a row x_k + Σ a_j t_j = β of a
+// basic integer column with fractional part f₀ of β, where t_j ≥ 0 are the nonbasic
+// variables' distances from their bounds (column or row activity), the cut
+//
+//	Σ_{t_j integer} min(f_j/f₀, (1−f_j)/(1−f₀))·t_j + Σ_{t_j continuous} max(a_j/f₀, −a_j/(1−f₀))·t_j ≥ 1
+//
+// with f_j the fractional part of a_j, expressed in the columns again.
+func (s *search) gomoryCuts(r lpResult) []cut {
+	p := *s.w
+	p.ColLower, p.ColUpper = s.lo, s.up
+	tab, err := simplex.NewTableau(&p, r.basis)
+	if err != nil {
+		s.logf("mip: no Gomory cuts: %v", err)
+		return nil
+	}
+	n, m := p.NumCols(), p.NumRows()
+	rv := s.rows()
+	type cand struct {
+		pos  int
+		frac float64
+	}
+	var cands []cand
+	for k := range m {
+		v := tab.Basic(k)
+		if v >= n || !s.isInt[v] {
+			continue
+		}
+		f := r.x[v] - math.Floor(r.x[v])
+		if f < gmiMinFrac || f > 1-gmiMinFrac {
+			continue
+		}
+		cands = append(cands, cand{k, math.Abs(f - 0.5)})
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		switch {
+		case a.frac < b.frac:
+			return -1
+		case a.frac > b.frac:
+			return 1
+		}
+		return 0
+	})
+	if len(cands) > gmiMaxPerRound {
+		cands = cands[:gmiMaxPerRound]
+	}
+	alpha, beta := make([]float64, n), make([]float64, m)
+	coef := make([]float64, n)
+	var out []cut
+	for _, c := range cands {
+		tab.Row(c.pos, alpha, beta)
+		k := tab.Basic(c.pos)
+		f0 := r.x[k] - math.Floor(r.x[k])
+		clear(coef)
+		rhs := 1.0
+		ok := true
+		// g is the cut coefficient of t for a tableau coefficient a (in x_k + a·t form).
+		g := func(a float64, integer bool) float64 {
+			if integer {
+				fj := a - math.Floor(a)
+				if fj <= f0 {
+					return fj / f0
+				}
+				return (1 - fj) / (1 - f0)
+			}
+			if a >= 0 {
+				return a / f0
+			}
+			return -a / (1 - f0)
+		}
+		for j := range n {
+			if j == k || math.Abs(alpha[j]) < 1e-11 {
+				continue
+			}
+			switch r.basis.Cols[j] {
+			case solvers.Basic, solvers.Fixed:
+				continue
+			case solvers.AtLower:
+				gj := g(alpha[j], s.isInt[j])
+				coef[j] += gj
+				rhs += gj * s.lo[j]
+			case solvers.AtUpper:
+				gj := g(-alpha[j], s.isInt[j])
+				coef[j] -= gj
+				rhs -= gj * s.up[j]
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		for i := 0; ok && i < m; i++ {
+			if math.Abs(beta[i]) < 1e-11 {
+				continue
+			}
+			var gi, sign, bound float64
+			switch r.basis.Rows[i] {
+			case solvers.Basic, solvers.Fixed:
+				continue
+			case solvers.AtLower:
+				gi, sign, bound = g(beta[i], false), 1, p.RowLower[i]
+			case solvers.AtUpper:
+				gi, sign, bound = g(-beta[i], false), -1, p.RowUpper[i]
+			default:
+				ok = false
+				continue
+			}
+			if math.IsInf(bound, 0) {
+				ok = false
+				continue
+			}
+			for q := rv.start[i]; q < rv.start[i+1]; q++ {
+				coef[rv.col[q]] += sign * gi * p.AValue[rv.pos[q]]
+			}
+			rhs += sign * gi * bound
+		}
+		if !ok {
+			continue
+		}
+		if ct, good := s.cleanCut(coef, rhs, r.x); good {
+			out = append(out, ct)
+		}
+	}
+	return out
+}
+
+// cleanCut turns Σ coef·x ≥ rhs into a ≤ cut scaled to a largest coefficient of 1: tiny
+// coefficients are relaxed away with the columns' bounds; a cut whose coefficients span
+// more than gmiMaxDynamism or that x does not violate by gmiMinEfficacy is rejected.
+func (s *search) cleanCut(coef []float64, rhs float64, x []float64) (cut, bool) {
+	mx := 0.0
+	for _, v := range coef {
+		mx = math.Max(mx, math.Abs(v))
+	}
+	if mx == 0 || math.IsNaN(mx) || math.IsInf(rhs, 0) || math.IsNaN(rhs) {
+		return cut{}, false
+	}
+	mn := math.Inf(1)
+	for j, v := range coef {
+		if v == 0 {
+			continue
+		}
+		if math.Abs(v) < 1e-9*mx {
+			b := s.up[j]
+			if v < 0 {
+				b = s.lo[j]
+			}
+			if math.IsInf(b, 0) {
+				return cut{}, false
+			}
+			rhs -= v * b
+			continue
+		}
+		mn = math.Min(mn, math.Abs(v))
+	}
+	if mx/mn > gmiMaxDynamism {
+		return cut{}, false
+	}
+	var c cut
+	act, norm := 0.0, 0.0
+	for j, v := range coef {
+		if v == 0 || math.Abs(v) < 1e-9*mx {
+			continue
+		}
+		c.cols = append(c.cols, j)
+		c.coef = append(c.coef, -v/mx)
+		act += v / mx * x[j]
+		norm += (v / mx) * (v / mx)
+	}
+	c.rhs = -rhs / mx
+	// Violation of Σ (coef/mx)·x ≥ rhs/mx at x, per unit of the coefficients' norm.
+	if (rhs/mx-act)/math.Sqrt(norm) < gmiMinEfficacy {
+		return cut{}, false
+	}
+	return c, true
 }

@@ -43,6 +43,8 @@ type Solver struct {
 	// NoPresolve, NoCuts and NoHeuristics turn those components off (for tests and
 	// measurements).
 	NoPresolve, NoCuts, NoHeuristics bool
+	// noSession solves every node LP with a fresh simplex (for tests of the session).
+	noSession bool
 }
 
 func init() {

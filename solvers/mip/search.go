@@ -33,6 +33,11 @@ type search struct {
 	sv   *Solver
 	opt  solvers.Options
 	lp   *simplex.Solver
+	// sess re-solves the working problem's LP once its rows are final (after the root's
+	// cuts); sessBasis is the basis it holds, so a child of the node just solved starts
+	// without refactorizing from a given basis.
+	sess      *simplex.Session
+	sessBasis *solvers.Basis
 
 	intTol, absGap, relGap float64
 	isInt                  []bool
@@ -116,6 +121,9 @@ func (s *search) solveLP(lo, up []float64, warm *solvers.Basis, iterLimit int) l
 			return lpResult{status: solvers.Infeasible}
 		}
 	}
+	if s.sess != nil {
+		return s.solveSession(lo, up, warm, iterLimit)
+	}
 	q := *s.w
 	q.ColLower, q.ColUpper = lo, up
 	o := solvers.Options{WarmStart: warm, IterationLimit: iterLimit, PrimalTol: s.opt.PrimalTol, DualTol: s.opt.DualTol}
@@ -137,6 +145,35 @@ func (s *search) solveLP(lo, up []float64, warm *solvers.Basis, iterLimit int) l
 	r := lpResult{status: sol.Status, basis: sol.Basis}
 	if sol.Status == solvers.Optimal {
 		r.obj, r.x, r.d = sol.Objective, sol.X, sol.ReducedCost
+	}
+	return r
+}
+
+// solveSession is solveLP on the session.
+func (s *search) solveSession(lo, up []float64, warm *solvers.Basis, iterLimit int) lpResult {
+	if s.opt.IterationLimit > 0 {
+		left := s.opt.IterationLimit - s.iters
+		if left <= 0 {
+			return lpResult{status: solvers.IterationLimit}
+		}
+		if iterLimit == 0 || left < iterLimit {
+			iterLimit = left
+		}
+	}
+	if warm != nil && warm == s.sessBasis {
+		warm = nil // the session holds it already
+	}
+	sol, err := s.sess.Solve(s.ctx, lo, up, warm, iterLimit)
+	s.sessBasis = nil
+	if err != nil {
+		s.logf("mip: LP relaxation: %v", err)
+		return lpResult{status: solvers.NumericalError}
+	}
+	s.iters += sol.Iterations
+	r := lpResult{status: sol.Status, basis: sol.Basis}
+	if sol.Status == solvers.Optimal {
+		r.obj, r.x, r.d = sol.Objective, sol.X, sol.ReducedCost
+		s.sessBasis = sol.Basis
 	}
 	return r
 }
@@ -278,6 +315,13 @@ func (s *search) run() {
 		}
 	}
 	s.rootObj, s.rootX, s.rootD = root.obj, root.x, root.d
+	if !s.sv.noSession {
+		q := *s.w
+		q.ColLower, q.ColUpper = s.lo, s.up
+		if sess, err := simplex.NewSession(&q, solvers.Options{PrimalTol: s.opt.PrimalTol, DualTol: s.opt.DualTol}); err == nil {
+			s.sess = sess
+		}
+	}
 	if len(s.fractional(root.x)) == 0 {
 		s.tryIncumbent(root.x)
 	} else if !s.sv.NoHeuristics && !s.stopped {

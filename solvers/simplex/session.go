@@ -23,6 +23,7 @@ type Session struct {
 	rowScale, colScale []float64
 	den, span          []float64
 	primalTol, dualTol float64
+	factored           bool // s.lu factorizes s.basic (after the first solve)
 }
 
 // NewSession prepares p (an LP; integrality is ignored) for repeated solves with the
@@ -98,6 +99,10 @@ func (ss *Session) Solve(ctx context.Context, lo, up []float64, warm *solvers.Ba
 	if warm != nil && len(warm.Cols) == lp.n {
 		s.setWarmBasis(warm)
 	} else {
+		s.keepFactor = ss.factored
+		for k, v := range s.basic {
+			s.setPos(k, v) // the basic variables' bounds and tolerances by position
+		}
 		// Keep the basis; move each nonbasic variable to the new value of the bound it sat
 		// at, or to a bound its reduced cost suggests when that one is gone.
 		for j := 0; j < s.nt; j++ {
@@ -118,6 +123,7 @@ func (ss *Session) Solve(ctx context.Context, lo, up []float64, warm *solvers.Ba
 		}
 	}
 	o := s.optimize(ss.rowScale, ss.colScale, ss.den, ss.span)
+	ss.factored = true
 	sol.Status = outcomeStatus(o, ctx.Err())
 	sol.Iterations = s.iters
 	if o != outOptimal {
