@@ -45,6 +45,8 @@ type Solver struct {
 	NoPresolve, NoCuts, NoHeuristics bool
 	// noSession solves every node LP with a fresh simplex (for tests of the session).
 	noSession bool
+	// noSubMIP turns off the heuristics that solve sub-MIPs (inside such a sub-MIP).
+	noSubMIP bool
 }
 
 func init() {

@@ -327,6 +327,9 @@ func (s *search) run() {
 	} else if !s.sv.NoHeuristics && !s.stopped {
 		s.tryRounding(root.x, true)
 		s.dive(root)
+		if !s.sv.noSubMIP && !s.stopped {
+			s.rens(root)
+		}
 	}
 	if s.stopped {
 		s.push(&node{col: -1, bound: root.obj})
