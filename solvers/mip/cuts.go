@@ -13,7 +13,7 @@ import (
 
 // Cut loop parameters.
 const (
-	maxCutRounds  = 20
+	maxCutRounds  = 30
 	minViolation  = 1e-4
 	cutStallLimit = 3 // rounds in a row that move the bound by less than cutProgress
 	cutProgress   = 1e-5
@@ -273,7 +273,7 @@ const (
 	gmiMaxPerRound = 100
 	gmiMaxDynamism = 1e6 // largest / smallest |coefficient| of a kept cut
 	gmiMinEfficacy = 1e-5
-	gmiRounds      = 8
+	gmiRounds      = 20
 )
 
 // gomoryCuts derives Gomory mixed-integer cuts (Achterberg §8.3; Cornuéjols' survey of
