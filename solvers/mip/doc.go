@@ -15,12 +15,19 @@
 //     redundant with slack d, its coefficient and the right-hand side move by d). Both
 //     keep the columns and rows, so no postsolve is needed, and both keep every integer
 //     point, so an answer is checked against the original problem.
-//   - The root LP is solved from scratch (with the simplex's own presolve); every other
-//     LP is warm-started from its parent's optimal basis. A bound change leaves that basis
-//     dual feasible, the case the dual simplex is built for.
-//   - Cuts at the root: lifted (extended) knapsack cover inequalities separated from the
-//     rows whose integer part is binary (Achterberg §8.1; negative coefficients are
-//     complemented), in rounds while they move the bound.
+//   - The root LP is solved from scratch (with the simplex's own presolve). Once the
+//     root's cuts are in, the LP lives in a simplex.Session: every node LP starts from
+//     its parent's optimal basis — without refactorizing when the session still holds it,
+//     as for the child a plunge continues with. A bound change leaves that basis dual
+//     feasible, the case the dual simplex is built for.
+//   - Cuts at the root, in rounds while they move the bound: Gomory mixed-integer cuts
+//     read from the optimal tableau (simplex.Tableau; Achterberg §8.3, with the GMI
+//     formula as in Cornuéjols' survey "Valid inequalities for mixed integer linear
+//     programs", 2008), over the nonbasic columns' and rows' distances from their bounds,
+//     kept when their coefficients span at most six orders of magnitude and they cut the
+//     LP point off; and lifted (extended) knapsack cover inequalities from the rows whose
+//     integer part is binary (Achterberg §8.1; negative coefficients are complemented,
+//     other columns bounded by their activity).
 //   - Node selection: best bound, with plunging (Achterberg §6.3): after branching, the
 //     search continues with a child of the node just solved while that child's bound
 //     stays within a fraction of the gap, then returns to the open node of least bound.
@@ -32,8 +39,12 @@
 //     max(q⁻, ε)·max(q⁺, ε). Most-fractional branching is the fallback
 //     (Solver.Branching = MostFractional).
 //   - Primal heuristics: rounding of every LP solution (with the continuous columns
-//     re-solved when the problem has any), and fractional diving at the root (Achterberg
-//     §9.1: fix the least fractional column to its nearest integer, re-solve, repeat).
+//     re-solved when the problem has any); fractional diving at the root (Achterberg
+//     §9.1: fix the least fractional column to its nearest integer, re-solve, and try
+//     the other side when that is infeasible); and RENS (Berthold's relaxation enforced
+//     neighborhood search, Achterberg §9.2): a sub-MIP with a node limit in which the
+//     integer columns integral at the root LP are fixed and the others restricted to
+//     their two nearest integers.
 //   - Reduced-cost fixing against the incumbent with the root LP's reduced costs.
 //   - Pruning uses the incumbent minus the gap tolerance, and minus almost one when every
 //     objective coefficient is an integer on integer columns only.
