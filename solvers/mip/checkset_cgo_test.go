@@ -57,3 +57,13 @@ func TestCheckSetVersus(t *testing.T) {
 	summary += fmt.Sprintf("  mip/lpsolve %.3f, mip/highs %.3f", g["mip"]/g["lpsolve"], g["mip"]/g["highs"])
 	t.Log(summary)
 }
+
+// BenchmarkCheckSetHiGHS is BenchmarkCheckSet with HiGHS.
+func BenchmarkCheckSetHiGHS(b *testing.B) {
+	benchSet(b, func() solvers.Solver { return highs.New() })
+}
+
+// BenchmarkCheckSetLpsolve is BenchmarkCheckSet with lp_solve.
+func BenchmarkCheckSetLpsolve(b *testing.B) {
+	benchSet(b, func() solvers.Solver { return lpsolve.New() })
+}

@@ -155,3 +155,5 @@ func TestCheckSet(t *testing.T) {
 	}
 	t.Logf("\n%s\nshifted geometric mean (10 ms shift, limit counted as %v): %.4f s", formatRuns(runs), limit, shiftedGeoMean(times, 10*time.Millisecond))
 }
+
+func closeRel(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
