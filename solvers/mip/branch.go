@@ -127,7 +127,14 @@ func (s *search) selectBranch(lo, up []float64, r lpResult, frac []int) (int, *f
 		child := func(clo, cup float64) (float64, bool) {
 			l2, u2 := slices.Clone(lo), slices.Clone(up)
 			l2[j], u2[j] = math.Max(l2[j], clo), math.Min(u2[j], cup)
-			cr := s.solveLP(l2, u2, r.basis, strongIters)
+			// Every basis of these LPs is dual feasible for the others (same costs and
+			// rows), so the session continues from wherever the last child left it
+			// rather than refactorizing the node's basis.
+			warm := r.basis
+			if s.sess != nil {
+				warm = nil
+			}
+			cr := s.solveLP(l2, u2, warm, strongIters)
 			switch cr.status {
 			case solvers.Optimal:
 				return cr.obj, true

@@ -87,6 +87,56 @@ func (s *search) cutRounds(root lpResult) lpResult {
 			break
 		}
 	}
+	return s.dropSlackCuts(root, m0)
+}
+
+// dropSlackCuts removes the cuts (rows from m0 on) whose logical is basic in the root
+// LP's optimal basis: they do not bind there, and every node LP would carry them. The
+// basis minus those rows stays a basis (each removed row takes its basic logical along).
+func (s *search) dropSlackCuts(root lpResult, m0 int) lpResult {
+	if root.status != solvers.Optimal || root.basis == nil {
+		return root
+	}
+	p := s.w
+	m := p.NumRows()
+	keep := make([]bool, m)
+	newIndex := make([]int, m)
+	k := 0
+	for i := range m {
+		keep[i] = i < m0 || root.basis.Rows[i] != solvers.Basic
+		newIndex[i] = -1
+		if keep[i] {
+			newIndex[i] = k
+			k++
+		}
+	}
+	if k == m {
+		return root
+	}
+	q := *p
+	q.AStart = make([]int, p.NumCols()+1)
+	q.AIndex, q.AValue = nil, nil
+	for j := range p.NumCols() {
+		for t := p.AStart[j]; t < p.AStart[j+1]; t++ {
+			if i := p.AIndex[t]; keep[i] {
+				q.AIndex = append(q.AIndex, newIndex[i])
+				q.AValue = append(q.AValue, p.AValue[t])
+			}
+		}
+		q.AStart[j+1] = len(q.AIndex)
+	}
+	q.RowLower, q.RowUpper = nil, nil
+	b := &solvers.Basis{Cols: root.basis.Cols}
+	for i := range m {
+		if keep[i] {
+			q.RowLower = append(q.RowLower, p.RowLower[i])
+			q.RowUpper = append(q.RowUpper, p.RowUpper[i])
+			b.Rows = append(b.Rows, root.basis.Rows[i])
+		}
+	}
+	s.logf("mip: %d of %d cuts kept", k-m0, m-m0)
+	s.w = &q
+	root.basis = b
 	return root
 }
 

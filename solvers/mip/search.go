@@ -373,6 +373,7 @@ type node struct {
 	pcDist    float64
 	parentObj float64
 	lp        *lpResult // already solved (the root)
+	plunge    bool      // solved right after its parent: the session's basis is close
 }
 
 type nodeHeap []*node
@@ -465,7 +466,11 @@ func (s *search) process(n *node) *node {
 		r = *n.lp
 		n.lp = nil
 	} else {
-		r = s.solveLP(lo, up, n.basis, 0)
+		warm := n.basis
+		if n.plunge && s.sess != nil {
+			warm = nil // continue from the session's basis: its parent's or a sibling's
+		}
+		r = s.solveLP(lo, up, warm, 0)
 		s.nodes++
 		if r.status == solvers.NumericalError || r.status == solvers.Other && s.ctx.Err() == nil {
 			r = s.solveLP(lo, up, nil, 0) // a cold start, in case the warm start misled it
@@ -514,7 +519,7 @@ func (s *search) process(n *node) *node {
 	case fix != nil:
 		// Strong branching closed one side: continue in the node with the column fixed
 		// to the other.
-		c := &node{parent: n, col: j, lo: fix.lo, up: fix.up, depth: n.depth + 1, bound: math.Max(r.obj, fix.bound), basis: r.basis, pcCol: -1}
+		c := &node{parent: n, col: j, lo: fix.lo, up: fix.up, depth: n.depth + 1, bound: math.Max(r.obj, fix.bound), basis: r.basis, pcCol: -1, plunge: true}
 		return c
 	}
 	v := r.x[j]
@@ -536,6 +541,7 @@ func (s *search) process(n *node) *node {
 		s.push(first)
 		return nil
 	}
+	first.plunge = true
 	return first
 }
 
