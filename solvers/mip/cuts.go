@@ -29,9 +29,9 @@ type cut struct {
 func (c cut) key() string {
 	var b strings.Builder
 	for k, j := range c.cols {
-		fmt.Fprintf(&b, "%d:%g,", j, c.coef[k])
+		fmt.Fprintf(&b, "%d:%x,", j, math.Float64bits(c.coef[k]))
 	}
-	fmt.Fprintf(&b, "<=%g", c.rhs)
+	fmt.Fprintf(&b, "<=%x", math.Float64bits(c.rhs))
 	return b.String()
 }
 
