@@ -42,6 +42,7 @@ func (s *search) cutRounds(root lpResult) lpResult {
 	base := s.w // rv indexes its matrix; cuts go into new ones
 	m0 := base.NumRows()
 	seen := map[string]bool{}
+	vubs := s.findVUBs(base, rv)
 	stall := 0
 	for round := 0; round < maxCutRounds; round++ {
 		if s.limitReached() {
@@ -54,6 +55,12 @@ func (s *search) cutRounds(root lpResult) lpResult {
 					seen[k] = true
 					cuts = append(cuts, c)
 				}
+			}
+		}
+		for _, c := range s.mirCuts(base, rv, vubs, root.x) {
+			if k := c.key(); !seen[k] {
+				seen[k] = true
+				cuts = append(cuts, c)
 			}
 		}
 		if round < gmiRounds {
