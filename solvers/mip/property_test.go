@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -11,6 +12,7 @@ import (
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/mip"
+	"github.com/coraopt/coraopt/solvers/simplex"
 	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
@@ -23,13 +25,15 @@ type smallIP struct {
 	lo, up []float64
 	a      [][]float64 // dense rows
 	rl, ru []float64
+	// cont[j]: column j is continuous (boxed in [0, up]).
+	cont []bool
 	// ray ≥ 0: column ray has lower bound 0, no upper bound, a cost that improves as it
 	// grows, and row coefficients that only help as it grows; −1: none.
 	ray int
 }
 
 func (ip smallIP) String() string {
-	return fmt.Sprintf("sense %v offset %g c %v lo %v up %v A %v rows [%v, %v] ray %d", ip.sense, ip.offset, ip.c, ip.lo, ip.up, ip.a, ip.rl, ip.ru, ip.ray)
+	return fmt.Sprintf("sense %v offset %g c %v lo %v up %v A %v rows [%v, %v] cont %v ray %d", ip.sense, ip.offset, ip.c, ip.lo, ip.up, ip.a, ip.rl, ip.ru, ip.cont, ip.ray)
 }
 
 func (ip smallIP) problem() *model.Problem {
@@ -39,7 +43,7 @@ func (ip smallIP) problem() *model.Problem {
 		RowLower: append([]float64(nil), ip.rl...), RowUpper: append([]float64(nil), ip.ru...),
 		Integrality: make([]bool, n), AStart: make([]int, n+1)}
 	for j := range n {
-		p.Integrality[j] = true
+		p.Integrality[j] = j >= len(ip.cont) || !ip.cont[j]
 		for i := range m {
 			if v := ip.a[i][j]; v != 0 {
 				p.AIndex = append(p.AIndex, i)
@@ -54,8 +58,13 @@ func (ip smallIP) problem() *model.Problem {
 // randomIP draws a small pure integer program: bounded ones (every column boxed), with
 // rows tight enough that many are infeasible; with probability 1/4 it adds a ray column,
 // which makes the program unbounded exactly when it is feasible.
-func randomIP(t *rapid.T) smallIP {
-	n := rapid.IntRange(1, 5).Draw(t, "n")
+func randomIP(t *rapid.T, mixed bool) smallIP {
+	// Mixed programs solve an LP per integer point in the oracle: fewer, narrower columns.
+	maxN, maxW := 5, 4
+	if mixed {
+		maxN, maxW = 3, 2
+	}
+	n := rapid.IntRange(1, maxN).Draw(t, "n")
 	m := rapid.IntRange(0, 4).Draw(t, "m")
 	ip := smallIP{sense: model.Minimize, ray: -1}
 	if rapid.Bool().Draw(t, "max") {
@@ -65,7 +74,7 @@ func randomIP(t *rapid.T) smallIP {
 	for range n {
 		lo := rapid.IntRange(-3, 2).Draw(t, "lo")
 		ip.lo = append(ip.lo, float64(lo))
-		ip.up = append(ip.up, float64(lo+rapid.IntRange(0, 4).Draw(t, "width")))
+		ip.up = append(ip.up, float64(lo+rapid.IntRange(0, maxW).Draw(t, "width")))
 		ip.c = append(ip.c, float64(rapid.IntRange(-9, 9).Draw(t, "c"))/float64(rapid.IntRange(1, 3).Draw(t, "cden")))
 	}
 	ip.a = make([][]float64, m)
@@ -90,8 +99,29 @@ func randomIP(t *rapid.T) smallIP {
 			ip.rl, ip.ru = append(ip.rl, b), append(ip.ru, b+float64(rapid.IntRange(0, 6).Draw(t, "range")))
 		}
 	}
+	if mixed {
+		// Continuous columns in [0, u], each tied to a binary column by a variable upper
+		// bound row x ≤ u·y (the structure of fixed-charge models).
+		for range rapid.IntRange(1, 2).Draw(t, "ncont") {
+			u := float64(rapid.IntRange(1, 6).Draw(t, "cu"))
+			y := len(ip.c)
+			ip.lo, ip.up = append(ip.lo, 0, 0), append(ip.up, 1, u)
+			ip.c = append(ip.c, float64(rapid.IntRange(-4, 6).Draw(t, "fixcost")), float64(rapid.IntRange(-5, 5).Draw(t, "ccost"))/2)
+			ip.cont = append(ip.cont, false, true)
+			for i := range ip.a {
+				ip.a[i] = append(ip.a[i], 0, float64(rapid.IntRange(-3, 3).Draw(t, "ca")))
+			}
+			row := make([]float64, len(ip.c))
+			row[y], row[y+1] = -u, 1
+			ip.a = append(ip.a, row)
+			ip.rl, ip.ru = append(ip.rl, math.Inf(-1)), append(ip.ru, 0)
+		}
+		for len(ip.cont) < len(ip.c) {
+			ip.cont = append(ip.cont, false)
+		}
+	}
 	if rapid.IntRange(0, 3).Draw(t, "hasray") == 0 {
-		k := n
+		k := len(ip.c)
 		ip.ray = k
 		ip.lo, ip.up = append(ip.lo, 0), append(ip.up, math.Inf(1))
 		cost := -float64(rapid.IntRange(1, 3).Draw(t, "raycost"))
@@ -99,7 +129,7 @@ func randomIP(t *rapid.T) smallIP {
 			cost = -cost
 		}
 		ip.c = append(ip.c, cost)
-		for i := range m {
+		for i := range ip.a {
 			var v float64
 			switch {
 			case math.IsInf(ip.rl[i], -1): // a ≤ row: a negative coefficient helps
@@ -108,6 +138,9 @@ func randomIP(t *rapid.T) smallIP {
 				v = float64(rapid.IntRange(0, 3).Draw(t, "raycoef"))
 			}
 			ip.a[i] = append(ip.a[i], v)
+		}
+		if ip.cont != nil {
+			ip.cont = append(ip.cont, false)
 		}
 	}
 	return ip
@@ -128,6 +161,17 @@ func enumerate(ip smallIP) (solvers.Status, float64) {
 		if j == ip.ray {
 			x[j] = 0
 			visit(j + 1)
+			return
+		}
+		if j < len(ip.cont) && ip.cont[j] {
+			visit(j + 1)
+			return
+		}
+		if j == n && len(ip.cont) > 0 && slices.Contains(ip.cont, true) {
+			if obj, ok := continuousPart(ip, x); ok {
+				found = true
+				best = math.Min(best, sense*obj)
+			}
 			return
 		}
 		if j == n {
@@ -182,7 +226,7 @@ var configs = []struct {
 // optimum, its value with a feasible integral point and a bound that does not cut it off.
 func TestAgreesWithEnumeration(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		ip := randomIP(rt)
+		ip := randomIP(rt, rapid.Bool().Draw(rt, "mixed"))
 		wantStatus, want := enumerate(ip)
 		for _, cfg := range configs {
 			p := ip.problem()
@@ -206,7 +250,7 @@ func TestAgreesWithEnumeration(t *testing.T) {
 				rt.Fatalf("%s: %v on %v", cfg.name, err, ip)
 			}
 			for j, v := range sol.X {
-				if v != math.Round(v) {
+				if p.Integrality[j] && v != math.Round(v) {
 					rt.Fatalf("%s: x[%d] = %v is not an exact integer", cfg.name, j, v)
 				}
 			}
@@ -222,7 +266,7 @@ func TestAgreesWithEnumeration(t *testing.T) {
 // and whose bound is no worse than it.
 func TestNodeLimitKeepsAnswersHonest(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
-		ip := randomIP(rt)
+		ip := randomIP(rt, rapid.Bool().Draw(rt, "mixed"))
 		wantStatus, want := enumerate(ip)
 		limit := rapid.IntRange(1, 2).Draw(rt, "nodes")
 		p := ip.problem()
@@ -255,4 +299,31 @@ func TestNodeLimitKeepsAnswersHonest(t *testing.T) {
 			rt.Fatalf("bound %g cuts off the optimum %g", sol.BestBound, want)
 		}
 	})
+}
+
+// continuousPart solves the LP over the continuous columns of ip with the integer ones
+// fixed at x (a tiny LP, solved by the plain simplex), skipping the rows the ray column
+// appears in; it returns the objective (offset included) and whether the LP is feasible.
+func continuousPart(ip smallIP, x []float64) (float64, bool) {
+	q := ip
+	q.lo, q.up = slices.Clone(ip.lo), slices.Clone(ip.up)
+	q.a, q.rl, q.ru = nil, nil, nil
+	for i, row := range ip.a {
+		if ip.ray >= 0 && row[ip.ray] != 0 {
+			continue
+		}
+		q.a, q.rl, q.ru = append(q.a, row), append(q.rl, ip.rl[i]), append(q.ru, ip.ru[i])
+	}
+	for j := range x {
+		if !ip.cont[j] {
+			q.lo[j], q.up[j] = x[j], x[j]
+		}
+	}
+	p := q.problem()
+	p.Integrality = nil
+	sol, err := simplex.New().Solve(context.Background(), p, solvers.Options{})
+	if err != nil || sol.Status != solvers.Optimal {
+		return 0, false
+	}
+	return sol.Objective, true
 }
