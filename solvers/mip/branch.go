@@ -1,6 +1,7 @@
 package mip
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -96,15 +97,7 @@ func (s *search) selectBranch(lo, up []float64, r lpResult, frac []int) (int, *f
 		f := x[j] - math.Floor(x[j])
 		cands[k] = cand{j, score(f*s.pc.get(j, false), (1-f)*s.pc.get(j, true))}
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(b.score, a.score) })
 	bestJ, bestScore := cands[0].j, -1.0
 	for _, c := range cands {
 		if s.pc.reliable(c.j) && c.score > bestScore {

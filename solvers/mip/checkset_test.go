@@ -139,21 +139,48 @@ func formatRuns(runs []checkRun) string {
 // CORAOPT_MIP_LIMIT says otherwise) and fails on any wrong answer; a time limit is
 // reported, not failed. Runs only with CORAOPT_MIP_CHECKSET set (see EnvCheckSet).
 func TestCheckSet(t *testing.T) {
+	runCheckSet(t, []backend{{"mip", func() solvers.Solver { return mip.New() }}})
+}
+
+type backend struct {
+	name string
+	new  func() solvers.Solver
+}
+
+// runCheckSet solves every selected model with each backend in turn (so the times of a
+// model are measured minutes apart at most), logs each run and the shifted geometric
+// mean per backend (10 ms shift; a run not solved to the reference optimum counts as
+// the limit) and the ratios of the first backend's to the others'.
+func runCheckSet(t *testing.T, backends []backend) {
 	models := checkModels(t)
 	limit := checkLimit(t)
 	var runs []checkRun
-	var times []time.Duration
+	times := map[string][]time.Duration{}
+	solved := map[string]int{}
 	for _, c := range models {
-		r := solveCheck(t, mip.New(), c, limit)
-		runs = append(runs, r)
-		d := r.wall
-		if r.verdict != "solved" {
-			d = limit
+		for _, b := range backends {
+			r := solveCheck(t, b.new(), c, limit)
+			runs = append(runs, r)
+			d := r.wall
+			if r.verdict != "solved" {
+				d = limit
+			} else {
+				solved[b.name]++
+			}
+			times[b.name] = append(times[b.name], d)
+			t.Logf("%s", formatRuns(runs[len(runs)-1:]))
 		}
-		times = append(times, d)
-		t.Logf("%s", formatRuns(runs[len(runs)-1:]))
 	}
-	t.Logf("\n%s\nshifted geometric mean (10 ms shift, limit counted as %v): %.4f s", formatRuns(runs), limit, shiftedGeoMean(times, 10*time.Millisecond))
+	summary := fmt.Sprintf("\n%s\nshifted geometric means (10 ms shift, unsolved counted as %v) over %d models:\n", formatRuns(runs), limit, len(models))
+	g := map[string]float64{}
+	for _, b := range backends {
+		g[b.name] = shiftedGeoMean(times[b.name], 10*time.Millisecond)
+		summary += fmt.Sprintf("  %-8s %8.4f s  (%d solved)\n", b.name, g[b.name], solved[b.name])
+	}
+	for _, b := range backends[1:] {
+		summary += fmt.Sprintf("  %s/%s %.3f\n", backends[0].name, b.name, g[backends[0].name]/g[b.name])
+	}
+	t.Log(summary)
 }
 
 func closeRel(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }

@@ -1,6 +1,7 @@
 package mip
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -152,10 +153,7 @@ func (s *search) dropSlackCuts(root lpResult, m0 int) lpResult {
 func (s *search) coverCuts(p *model.Problem, rv rowView, i int, x []float64) []cut {
 	var out []cut
 	for _, sign := range []float64{1, -1} {
-		b := p.RowUpper[i]
-		if sign < 0 {
-			b = -p.RowLower[i]
-		}
+		b := sideBound(p, i, sign)
 		if math.IsInf(b, 0) {
 			continue
 		}
@@ -208,16 +206,7 @@ func (s *search) coverCuts(p *model.Problem, rv rowView, i int, x []float64) []c
 			continue
 		}
 		// Greedy cover: least (1 − z)/a first.
-		slices.SortStableFunc(items, func(u, v item) int {
-			ru, rv := (1-u.z)/u.a, (1-v.z)/v.a
-			switch {
-			case ru < rv:
-				return -1
-			case ru > rv:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(items, func(u, v item) int { return cmp.Compare((1-u.z)/u.a, (1-v.z)/v.a) })
 		weight, nc := 0.0, 0
 		for nc < len(items) && weight <= b+eps {
 			weight += items[nc].a
@@ -229,15 +218,7 @@ func (s *search) coverCuts(p *model.Problem, rv rowView, i int, x []float64) []c
 		cover := slices.Clone(items[:nc])
 		rest := items[nc:]
 		// Make the cover minimal, dropping the items with the least z first.
-		slices.SortStableFunc(cover, func(u, v item) int {
-			switch {
-			case u.z < v.z:
-				return -1
-			case u.z > v.z:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(cover, func(u, v item) int { return cmp.Compare(u.z, v.z) })
 		for k := 0; k < len(cover); {
 			if weight-cover[k].a > b+eps {
 				weight -= cover[k].a
@@ -367,15 +348,7 @@ func (s *search) gomoryCuts(r lpResult) []cut {
 		}
 		cands = append(cands, cand{k, math.Abs(f - 0.5)})
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		switch {
-		case a.frac < b.frac:
-			return -1
-		case a.frac > b.frac:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.frac, b.frac) })
 	if len(cands) > gmiMaxPerRound {
 		cands = cands[:gmiMaxPerRound]
 	}

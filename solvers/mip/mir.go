@@ -27,10 +27,7 @@ func (s *search) findVUBs(p *model.Problem, rv rowView) map[int]vub {
 			continue
 		}
 		for _, sign := range []float64{1, -1} {
-			b := p.RowUpper[i]
-			if sign < 0 {
-				b = -p.RowLower[i]
-			}
+			b := sideBound(p, i, sign)
 			if b != 0 {
 				continue
 			}
@@ -92,10 +89,7 @@ func (s *search) mirCuts(p *model.Problem, rv rowView, vubs map[int]vub, x []flo
 			continue
 		}
 		for _, sign := range []float64{1, -1} {
-			b := p.RowUpper[i]
-			if sign < 0 {
-				b = -p.RowLower[i]
-			}
+			b := sideBound(p, i, sign)
 			if math.IsInf(b, 0) {
 				continue
 			}

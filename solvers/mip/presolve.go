@@ -2,6 +2,8 @@ package mip
 
 import (
 	"math"
+
+	"github.com/coraopt/coraopt/model"
 )
 
 // rowView is a row-wise index of the working problem's matrix: the entries of row i are
@@ -58,6 +60,15 @@ func (s *search) activity(rv rowView, i int, lo, up []float64) activity {
 		}
 	}
 	return a
+}
+
+// sideBound is the right-hand side of row i as sign·(row) ≤ b: its upper bound for sign
+// +1, its negated lower bound for −1.
+func sideBound(p *model.Problem, i int, sign float64) float64 {
+	if sign < 0 {
+		return -p.RowLower[i]
+	}
+	return p.RowUpper[i]
 }
 
 // bigBound: derived bounds beyond this magnitude are not used (rounding would dominate).
@@ -177,10 +188,7 @@ func (s *search) strengthen(rv rowView) int {
 		default:
 			continue
 		}
-		b := sign * p.RowUpper[i]
-		if sign < 0 {
-			b = -p.RowLower[i]
-		}
+		b := sideBound(p, i, sign)
 		// M: the maximal activity of sign·row.
 		M := 0.0
 		finite := true

@@ -124,19 +124,19 @@ func (s *search) solveLP(lo, up []float64, warm *solvers.Basis, iterLimit int) l
 	if s.sess != nil {
 		return s.solveSession(lo, up, warm, iterLimit)
 	}
+	iterLimit, ok := s.iterBudget(iterLimit)
+	if !ok {
+		return lpResult{status: solvers.IterationLimit}
+	}
 	q := *s.w
 	q.ColLower, q.ColUpper = lo, up
 	o := solvers.Options{WarmStart: warm, IterationLimit: iterLimit, PrimalTol: s.opt.PrimalTol, DualTol: s.opt.DualTol}
-	if s.opt.IterationLimit > 0 {
-		left := s.opt.IterationLimit - s.iters
-		if left <= 0 {
-			return lpResult{status: solvers.IterationLimit}
-		}
-		if o.IterationLimit == 0 || left < o.IterationLimit {
-			o.IterationLimit = left
-		}
-	}
 	sol, err := s.lp.Solve(s.ctx, &q, o)
+	return s.lpOutcome(sol, err)
+}
+
+// lpOutcome turns a relaxation's Solution into an lpResult and counts its iterations.
+func (s *search) lpOutcome(sol *solvers.Solution, err error) lpResult {
 	if err != nil {
 		s.logf("mip: LP relaxation: %v", err)
 		return lpResult{status: solvers.NumericalError}
@@ -149,30 +149,35 @@ func (s *search) solveLP(lo, up []float64, warm *solvers.Basis, iterLimit int) l
 	return r
 }
 
+// iterBudget caps an LP's iteration limit (0: none) by what Options.IterationLimit leaves;
+// false means nothing is left.
+func (s *search) iterBudget(iterLimit int) (int, bool) {
+	if s.opt.IterationLimit <= 0 {
+		return iterLimit, true
+	}
+	left := s.opt.IterationLimit - s.iters
+	if left <= 0 {
+		return 0, false
+	}
+	if iterLimit == 0 || left < iterLimit {
+		iterLimit = left
+	}
+	return iterLimit, true
+}
+
 // solveSession is solveLP on the session.
 func (s *search) solveSession(lo, up []float64, warm *solvers.Basis, iterLimit int) lpResult {
-	if s.opt.IterationLimit > 0 {
-		left := s.opt.IterationLimit - s.iters
-		if left <= 0 {
-			return lpResult{status: solvers.IterationLimit}
-		}
-		if iterLimit == 0 || left < iterLimit {
-			iterLimit = left
-		}
+	iterLimit, ok := s.iterBudget(iterLimit)
+	if !ok {
+		return lpResult{status: solvers.IterationLimit}
 	}
 	if warm != nil && warm == s.sessBasis {
 		warm = nil // the session holds it already
 	}
 	sol, err := s.sess.Solve(s.ctx, lo, up, warm, iterLimit)
 	s.sessBasis = nil
-	if err != nil {
-		s.logf("mip: LP relaxation: %v", err)
-		return lpResult{status: solvers.NumericalError}
-	}
-	s.iters += sol.Iterations
-	r := lpResult{status: sol.Status, basis: sol.Basis}
-	if sol.Status == solvers.Optimal {
-		r.obj, r.x, r.d = sol.Objective, sol.X, sol.ReducedCost
+	r := s.lpOutcome(sol, err)
+	if r.status == solvers.Optimal {
 		s.sessBasis = sol.Basis
 	}
 	return r
@@ -552,7 +557,7 @@ func (s *search) tryIncumbent(x []float64) bool {
 	xr := slices.Clone(x)
 	for j := range xr {
 		if s.isInt[j] {
-			xr[j] = math.Round(xr[j])
+			xr[j] = math.Round(xr[j]) + 0 // + 0 turns −0 into 0
 		}
 	}
 	if s.hasCont {
