@@ -379,6 +379,15 @@ type node struct {
 	parentObj float64
 	lp        *lpResult // already solved (the root)
 	plunge    bool      // solved right after its parent: the session's basis is close
+	// tight are bounds that reduced-cost fixing derived from the node's LP; they hold in
+	// its subtree.
+	tight []colBound
+}
+
+// colBound is a bound change of one column.
+type colBound struct {
+	col    int
+	lo, up float64
 }
 
 type nodeHeap []*node
@@ -415,6 +424,10 @@ func (s *search) nodeBounds(n *node) ([]float64, []float64) {
 		if a.col >= 0 {
 			lo[a.col] = math.Max(lo[a.col], a.lo)
 			up[a.col] = math.Min(up[a.col], a.up)
+		}
+		for _, b := range a.tight {
+			lo[b.col] = math.Max(lo[b.col], b.lo)
+			up[b.col] = math.Min(up[b.col], b.up)
 		}
 	}
 	return lo, up
@@ -515,6 +528,7 @@ func (s *search) process(n *node) *node {
 			return nil
 		}
 	}
+	n.tight = s.localFixing(lo, up, r)
 	j, fix := s.selectBranch(lo, up, r, frac)
 	switch {
 	case fix == fixInfeasible:
@@ -618,6 +632,34 @@ func (s *search) feasible(x []float64, tol float64) bool {
 		}
 	}
 	return true
+}
+
+// localFixing is reduced-cost fixing at a node: with the node's LP bound z and reduced
+// costs, an integer column at its lower bound l with d > 0 cannot exceed
+// l + ⌊(cutoff − z)/d⌋ in the subtree without its bound passing the cutoff (and likewise
+// at the upper bound).
+func (s *search) localFixing(lo, up []float64, r lpResult) []colBound {
+	if s.incumbent == nil || r.d == nil {
+		return nil
+	}
+	room := s.cutoff() - r.obj
+	if room < 0 {
+		return nil
+	}
+	var out []colBound
+	for j, d := range r.d {
+		if !s.isInt[j] || math.Abs(d) <= 1e-7 || lo[j] == up[j] {
+			continue
+		}
+		t := math.Floor(room/math.Abs(d) + 1e-9)
+		switch {
+		case d > 0 && r.x[j] == lo[j] && lo[j]+t < up[j]:
+			out = append(out, colBound{j, lo[j], lo[j] + t})
+		case d < 0 && r.x[j] == up[j] && up[j]-t > lo[j]:
+			out = append(out, colBound{j, up[j] - t, up[j]})
+		}
+	}
+	return out
 }
 
 // reducedCostFix tightens the global bounds of integer columns with the root LP's
