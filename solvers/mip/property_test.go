@@ -261,16 +261,24 @@ func TestAgreesWithEnumeration(t *testing.T) {
 	})
 }
 
-// TestNodeLimitKeepsAnswersHonest: with a node limit of one or two, any answer is either
+// TestNodeLimitKeepsAnswersHonest: with a node limit of one or two, or an iteration limit
+// of a few simplex iterations, any answer is either
 // the optimum or a limit whose point (if any) is feasible and no better than the optimum
 // and whose bound is no worse than it.
 func TestNodeLimitKeepsAnswersHonest(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		ip := randomIP(rt, rapid.Bool().Draw(rt, "mixed"))
 		wantStatus, want := enumerate(ip)
-		limit := rapid.IntRange(1, 2).Draw(rt, "nodes")
+		// Either a node limit of one or two, or a limit of a few simplex iterations.
+		var sv mip.Solver
+		var opt solvers.Options
+		if rapid.Bool().Draw(rt, "iterations") {
+			opt.IterationLimit = rapid.IntRange(1, 6).Draw(rt, "iters")
+		} else {
+			sv.NodeLimit = rapid.IntRange(1, 2).Draw(rt, "nodes")
+		}
 		p := ip.problem()
-		sol, err := (&mip.Solver{NodeLimit: limit}).Solve(context.Background(), p, solvers.Options{})
+		sol, err := sv.Solve(context.Background(), p, opt)
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -309,6 +309,8 @@ func (s *search) run() {
 		if !s.lpStop(root.status) {
 			s.status = root.status
 		}
+		// Nothing is known about the bound.
+		s.push(&node{col: -1, bound: math.Inf(-1)})
 		return
 	}
 	s.logf("mip: root LP %.10g after %d iterations", root.obj, s.iters)
@@ -360,6 +362,7 @@ func (s *search) decideUnbounded() {
 	default:
 		s.status = sub.status
 		s.stopped = true
+		s.push(&node{col: -1, bound: math.Inf(-1)})
 	}
 }
 
