@@ -52,6 +52,7 @@ type search struct {
 	nodes     int
 	iters     int
 	open      nodeHeap
+	siblings  []*node // the open siblings of the current plunge's nodes, deepest last
 	seq       int
 	pruned    float64 // least bound of a node pruned by bound
 	lost      float64 // least bound of a node whose LP failed
@@ -208,6 +209,9 @@ func (s *search) prune(bound float64) {
 // bestBound is the least bound of any part of the search space not yet closed.
 func (s *search) bestBound() float64 {
 	b := math.Min(s.pruned, s.lost)
+	for len(s.open) > 0 && s.open[0].done {
+		heap.Pop(&s.open)
+	}
 	if len(s.open) > 0 {
 		b = math.Min(b, s.open[0].bound)
 	}
@@ -382,6 +386,7 @@ type node struct {
 	parentObj float64
 	lp        *lpResult // already solved (the root)
 	plunge    bool      // solved right after its parent: the session's basis is close
+	done      bool      // taken from the open lists (see next)
 	// tight are bounds that reduced-cost fixing derived from the node's LP; they hold in
 	// its subtree.
 	tight []colBound
@@ -415,9 +420,35 @@ func (h *nodeHeap) Pop() any {
 }
 
 func (s *search) push(n *node) {
+	n.done = false
 	n.seq = s.seq
 	s.seq++
 	heap.Push(&s.open, n)
+}
+
+// next picks the next open node: without an incumbent the most recent sibling left by a
+// plunge (depth first, to find a feasible point), otherwise the one of least bound. A
+// node taken from one list stays in the other marked done and is skipped there.
+func (s *search) next() *node {
+	if s.incumbent == nil {
+		for len(s.siblings) > 0 {
+			n := s.siblings[len(s.siblings)-1]
+			s.siblings = s.siblings[:len(s.siblings)-1]
+			if !n.done {
+				n.done = true
+				return n
+			}
+		}
+	}
+	s.siblings = s.siblings[:0]
+	for len(s.open) > 0 {
+		n := heap.Pop(&s.open).(*node)
+		if !n.done {
+			n.done = true
+			return n
+		}
+	}
+	return nil
 }
 
 // nodeBounds returns the global bounds intersected with the changes along n's path.
@@ -441,10 +472,10 @@ func (s *search) tree(root *node) {
 	cur := root
 	for {
 		if cur == nil {
-			if len(s.open) == 0 {
+			cur = s.next()
+			if cur == nil {
 				break
 			}
-			cur = heap.Pop(&s.open).(*node)
 		}
 		if cur.bound >= s.cutoff() {
 			s.prune(cur.bound)
@@ -555,6 +586,7 @@ func (s *search) process(n *node) *node {
 		first, second = upn, down
 	}
 	s.push(second)
+	s.siblings = append(s.siblings, second)
 	best := r.obj
 	if len(s.open) > 0 {
 		best = math.Min(best, s.open[0].bound)
