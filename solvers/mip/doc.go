@@ -35,6 +35,8 @@
 //   - Node selection: best bound, with plunging (Achterberg §6.3): after branching, the
 //     search continues with a child of the node just solved while that child's bound
 //     stays within a fraction of the gap, then returns to the open node of least bound.
+//     Until there is an incumbent the search goes depth first instead, through the open
+//     siblings of the latest plunge.
 //   - Branching: reliability pseudo-cost branching (Achterberg §5.4): per-unit objective
 //     gains of each column's down and up branches, averaged; a column whose pseudo-costs
 //     rest on fewer than a reliability threshold of observations is scored by strong
@@ -49,7 +51,8 @@
 //     neighborhood search, Achterberg §9.2): a sub-MIP with a node limit in which the
 //     integer columns integral at the root LP are fixed and the others restricted to
 //     their two nearest integers.
-//   - Reduced-cost fixing against the incumbent with the root LP's reduced costs.
+//   - Reduced-cost fixing against the incumbent: globally with the root LP's reduced
+//     costs, and at every node with its own, for the node's subtree.
 //   - Pruning uses the incumbent minus the gap tolerance, and minus almost one when every
 //     objective coefficient is an integer on integer columns only.
 //
