@@ -12,6 +12,7 @@ import (
 	_ "github.com/coraopt/coraopt/solvers/gonumlp"
 	_ "github.com/coraopt/coraopt/solvers/highs"
 	_ "github.com/coraopt/coraopt/solvers/lpsolve"
+	_ "github.com/coraopt/coraopt/solvers/mip"
 	_ "github.com/coraopt/coraopt/solvers/qp"
 	_ "github.com/coraopt/coraopt/solvers/simplex"
 )

@@ -15,7 +15,14 @@ const maxRounds = 12
 //     LP is dual infeasible, and a dual simplex on zero (perturbed) costs decides between
 //     primal infeasible and, after a primal simplex on the true costs, unbounded.
 func (s *simplex) run() outcome {
-	s.refresh()
+	if s.keepFactor {
+		// The factorization is that of the current basis (a Session continuing from its
+		// last solve): recompute the values, refactorizing only if updates piled up.
+		s.keepFactor = false
+		s.recompute()
+	} else {
+		s.refresh()
+	}
 	perturbedOnce := false
 	for round := 0; round < maxRounds; round++ {
 		if !s.fresh {

@@ -187,6 +187,7 @@ type simplex struct {
 	perturbed                           bool // working costs differ from lp.cost
 	rng                                 *rand.Rand
 	invertions                          int
+	keepFactor                          bool // run may skip the first refactorization (see run)
 }
 
 // recentChange records a basis change for the cycling detector; obj is the objective

@@ -235,48 +235,13 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		span[lp.n+k] = p.RowUpper[i] - p.RowLower[i]
 	}
 	s := newSimplex(lp, set)
-	// Feasibility tolerances in the original problem's units: a bound b of variable j is
-	// met within primalTol·max(1, |b_original|), which is primalTol·den/σ for the scaled
-	// x̃_j = x_j/σ_j and primalTol·den·ρ_i for the logical of row i (scaled by ρ_i; its
-	// lower bound is the row's upper).
-	for j := 0; j < lp.n; j++ {
-		s.fL[j], s.fU[j] = den[2*j]/colScale[j], den[2*j+1]/colScale[j]
-	}
-	for i := 0; i < lp.m; i++ {
-		j := lp.n + i
-		s.fL[j], s.fU[j] = den[2*j+1]*rowScale[i], den[2*j]*rowScale[i]
-	}
+	s.setTolerances(den, rowScale, colScale)
 	if warm != nil {
 		s.setWarmBasis(warm)
 	} else {
 		s.setSlackBasis()
 	}
-	o := s.run()
-	// The tolerances apply to the scaled problem; a scale factor far from one can leave an
-	// infeasibility above them in the problem's own units. Then tighten and continue from
-	// the same basis (HiGHS's "unscaled cleanup").
-	// Likewise a reduced cost of the wrong sign but within the tolerance can still cost
-	// objective value when its variable's range is wide; that is measured as
-	// Σ|d_j|·(u_j − l_j) relative to the objective.
-	// A refinement never makes the answer worse: if it ends anywhere but at an optimum
-	// (tighter tolerances can expose what only rounding separates), the last optimal basis
-	// comes back with the tolerances it was optimal for.
-	for refine := 0; o == outOptimal && refine < 4; refine++ {
-		q := s.unscaledQuality(rowScale, colScale, den, span, set.primalTol, set.dualTol)
-		if q.primal <= set.primalTol && q.dual <= set.dualTol && q.gap <= objectiveAccuracy {
-			break
-		}
-		s.logf("unscaled infeasibilities %.3g (primal) and %.3g (dual), objective error %.3g: tightening the tolerances", q.primal, q.dual, q.gap)
-		snap := s.snapshot()
-		s.set.primalTol = math.Max(math.Min(s.set.primalTol, q.needPrimal), minTolerance)
-		s.set.dualTol = math.Max(math.Min(s.set.dualTol, q.needDual), minTolerance)
-		if o = s.run(); o != outOptimal && o != outIterLimit && o != outTimeLimit && o != outCancelled {
-			s.logf("refinement ended %s: back to the last optimal basis", outcomeStatus(o, nil))
-			s.restore(snap)
-			o = outOptimal
-			break
-		}
-	}
+	o := s.optimize(rowScale, colScale, den, span)
 	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
 	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters}
 	if o == outInfeasible && len(pre.ops) > 0 {
@@ -288,22 +253,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	if o != outOptimal {
 		return res
 	}
-	s.refine()
-	// Unscale into the reduced problem's space.
-	nr, mr := lp.n, lp.m
-	xr := make([]float64, nr)
-	for j := 0; j < nr; j++ {
-		v := s.x[j]
-		if s.pos[j] >= 0 {
-			v = s.xB[s.pos[j]]
-		}
-		xr[j] = v * colScale[j]
-	}
-	yr := make([]float64, mr)
-	for i := 0; i < mr; i++ {
-		yr[i] = s.y[i] * rowScale[i]
-	}
-	basis := s.basisStatus()
+	xr, yr, basis := s.unscaled(rowScale, colScale)
 	x, y, b := pre.postsolve(p, xr, yr, basis)
 	if pre.unboundedIfFeasible {
 		res.status = solvers.Unbounded
@@ -321,6 +271,72 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		}
 	}
 	return res
+}
+
+// setTolerances sets the feasibility tolerances in the original problem's units: a bound
+// b of variable j is met within primalTol·max(1, |b_original|), which is primalTol·den/σ
+// for the scaled x̃_j = x_j/σ_j and primalTol·den·ρ_i for the logical of row i (scaled by
+// ρ_i; its lower bound is the row's upper).
+func (s *simplex) setTolerances(den, rowScale, colScale []float64) {
+	for j := 0; j < s.n; j++ {
+		s.fL[j], s.fU[j] = den[2*j]/colScale[j], den[2*j+1]/colScale[j]
+	}
+	for i := 0; i < s.m; i++ {
+		j := s.n + i
+		s.fL[j], s.fU[j] = den[2*j+1]*rowScale[i], den[2*j]*rowScale[i]
+	}
+}
+
+// optimize runs the simplex method from the current basis and checks an optimum in the
+// problem's own units.
+func (s *simplex) optimize(rowScale, colScale, den, span []float64) outcome {
+	ptol, dtol := s.set.primalTol, s.set.dualTol
+	o := s.run()
+	// The tolerances apply to the scaled problem; a scale factor far from one can leave an
+	// infeasibility above them in the problem's own units. Then tighten and continue from
+	// the same basis (HiGHS's "unscaled cleanup").
+	// Likewise a reduced cost of the wrong sign but within the tolerance can still cost
+	// objective value when its variable's range is wide; that is measured as
+	// Σ|d_j|·(u_j − l_j) relative to the objective.
+	// A refinement never makes the answer worse: if it ends anywhere but at an optimum
+	// (tighter tolerances can expose what only rounding separates), the last optimal basis
+	// comes back with the tolerances it was optimal for.
+	for refine := 0; o == outOptimal && refine < 4; refine++ {
+		q := s.unscaledQuality(rowScale, colScale, den, span, ptol, dtol)
+		if q.primal <= ptol && q.dual <= dtol && q.gap <= objectiveAccuracy {
+			break
+		}
+		s.logf("unscaled infeasibilities %.3g (primal) and %.3g (dual), objective error %.3g: tightening the tolerances", q.primal, q.dual, q.gap)
+		snap := s.snapshot()
+		s.set.primalTol = math.Max(math.Min(s.set.primalTol, q.needPrimal), minTolerance)
+		s.set.dualTol = math.Max(math.Min(s.set.dualTol, q.needDual), minTolerance)
+		if o = s.run(); o != outOptimal && o != outIterLimit && o != outTimeLimit && o != outCancelled {
+			s.logf("refinement ended %s: back to the last optimal basis", outcomeStatus(o, nil))
+			s.restore(snap)
+			o = outOptimal
+			break
+		}
+	}
+	return o
+}
+
+// unscaled refines the optimal primal and dual values and returns them in the reduced
+// problem's own units, with the basis.
+func (s *simplex) unscaled(rowScale, colScale []float64) (xr, yr []float64, basis *solvers.Basis) {
+	s.refine()
+	xr = make([]float64, s.n)
+	for j := 0; j < s.n; j++ {
+		v := s.x[j]
+		if s.pos[j] >= 0 {
+			v = s.xB[s.pos[j]]
+		}
+		xr[j] = v * colScale[j]
+	}
+	yr = make([]float64, s.m)
+	for i := 0; i < s.m; i++ {
+		yr[i] = s.y[i] * rowScale[i]
+	}
+	return xr, yr, s.basisStatus()
 }
 
 // gapTolerance is the relative duality gap above which a presolved answer is checked
