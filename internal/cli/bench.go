@@ -17,8 +17,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/coraopt/coraopt/internal/bench"
-	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
 
 type benchOptions struct {
@@ -278,7 +278,7 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 		}
 		st.suite = "instances:" + o.instances
 		var err error
-		if cases, err = bench.DirSuite(o.instances); err != nil {
+		if cases, err = bench.DirSuite(o.instances, o.g.registry); err != nil {
 			return nil, st, usageErr(fmt.Errorf("--instances: %w", err))
 		}
 	case o.suite == "netlib":
@@ -286,14 +286,14 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to netlib")
 		}
 		st.suite = "netlib"
-		dir, err := testmodels.Dir()
+		dir, err := models.Dir()
 		if err != nil {
 			return nil, st, usageErr(err)
 		}
 		cases = bench.NetlibSuite(dir)
 	case o.suite == "formulations":
 		st.suite, st.seeded = "formulations", true
-		cases = bench.FormulationsSuite(sizes, o.seed)
+		cases = bench.FormulationsSuite(sizes, o.seed, o.g.registry)
 	case o.suite == "fastpaths":
 		st.suite, st.seeded = "fastpaths", true
 		if o.scaling {

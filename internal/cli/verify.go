@@ -194,11 +194,11 @@ Exit codes:
 // options turns the flags into verify.Options; a usage error for bad values.
 func (o *verifyOptions) options() (verify.Options, error) {
 	var opt verify.Options
-	forms, err := verify.ParseFormulations(o.formulation)
+	forms, err := verify.ParseFormulations(o.g.registry, o.formulation)
 	if err != nil {
 		return opt, usageErrf("--formulation: %v", err)
 	}
-	opt.Formulations = forms
+	opt.Formulations, opt.Registry = forms, o.g.registry
 	if o.solvers != "" {
 		for _, n := range strings.Split(o.solvers, ",") {
 			n = strings.TrimSpace(n)
