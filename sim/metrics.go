@@ -41,6 +41,11 @@ type Metrics struct {
 	Rounds       int                `json:"decision_rounds"`
 	VsBound      *VsBound           `json:"vs_bound,omitempty"`
 	Timing       *TimingMetrics     `json:"timing,omitempty"`
+
+	// Fallbacks counts the decisions in which the policy's solver failed and it kept
+	// its previous targets (set by the caller from the policy; 0 for policies that
+	// solve nothing).
+	Fallbacks int `json:"fallbacks"`
 }
 
 // JobMetrics is one job's outcome. Completion, Response and Met are null for a
