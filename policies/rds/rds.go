@@ -140,6 +140,7 @@ type jobState struct {
 	seen     bool
 	rls      *frds.RLS
 	mean     []float64 // m_s per stage
+	declared []bool    // m_s is the declared mean (else 1: the unit is one task)
 	work     float64
 	finished int     // finished task records already folded in
 	observed bool    // lastY is set
@@ -245,11 +246,12 @@ func (p *Policy) job(v policies.View, j int) *jobState {
 	js.seen = true
 	info := v.Job(j)
 	js.mean = make([]float64, len(info.Stages))
+	js.declared = make([]bool, len(info.Stages))
 	for s, st := range info.Stages {
 		js.mean[s] = 1
 		if st.Runtime != nil {
 			if m := st.Runtime.MeanValue(); m > 0 && !math.IsInf(m, 0) {
-				js.mean[s] = m
+				js.mean[s], js.declared[s] = m, true
 			}
 		}
 		js.work += float64(st.Tasks) * js.mean[s]
@@ -490,7 +492,11 @@ func progressOf(v policies.View, j int, js *jobState) float64 {
 	}
 	now, workers := v.Now(), v.Workers()
 	for _, r := range v.RunningTasks(j) {
-		y += min((now-r.Start)*workers[r.Worker].Speed, 0.99*js.mean[r.Stage])
+		part := (now - r.Start) * workers[r.Worker].Speed // seconds of work done
+		if !js.declared[r.Stage] {
+			part /= policies.MeanTaskRuntime(v, j, r.Stage) // the unit is one task
+		}
+		y += min(part, 0.99*js.mean[r.Stage])
 	}
 	return min(y, js.work)
 }
@@ -509,6 +515,11 @@ func (p *Policy) stateJob(v policies.View, j int, js *jobState) (frds.Job, bool)
 	}
 	g, prior := js.rls.Gain(), p.opt.Interval*meanSpeed(v)
 	clamp := func(x float64) float64 { return min(max(x, prior/GainRange), prior*GainRange) }
+	if !slices.Contains(js.declared, true) || slices.Contains(js.declared, false) {
+		// Without declared runtimes (or with a mix) the prior is a guess in tasks, not
+		// a bound: only keep the gains physical.
+		clamp = func(x float64) float64 { return max(x, 0) }
+	}
 	job := frds.Job{
 		ID: info.ID, Work: js.work, Progress: min(progress, js.work),
 		Gain:     frds.Gain{Map: clamp(g.Map), Reduce: clamp(g.Reduce)},
