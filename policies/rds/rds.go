@@ -540,6 +540,12 @@ func (p *Policy) stateJob(v policies.View, j int, js *jobState) (frds.Job, bool)
 		Priority: info.Priority,
 		Prev:     js.prev,
 	}
+	// A job that needs less than one slot for one interval is planned as if it needed
+	// exactly that: it completes within the interval either way, and a gain above the
+	// job's work makes eq. 3's tracking curvature ω(100·g/W)² dwarf the control
+	// penalty P (formulations/rds, "Conditioning"): the built-in QP backend then ends
+	// with numerical_error.
+	job.Gain.Map, job.Gain.Reduce = min(job.Gain.Map, js.work), min(job.Gain.Reduce, js.work)
 	if job.Priority <= 0 {
 		job.Priority = 1
 	}

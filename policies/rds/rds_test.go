@@ -52,7 +52,7 @@ func TestRDSWorkload(t *testing.T) {
 		}
 		for _, res := range runs {
 			m := sim.Summarize(w, res)
-			if sim.BeatsBound(m.SortedUtilities, b.SortedUtilities, 1e-9) {
+			if sim.BeatsBound(m.SortedUtilities, b.SortedUtilities, 1e-12) {
 				t.Errorf("seed %d, %s beats the bound: %v vs %v", seed, res.Policy, m.SortedUtilities, b.SortedUtilities)
 			}
 			t.Logf("seed %d %s: met %d/%d, miss penalty %.4g, sum utility %.4g (bound %.4g)", seed, res.Policy,
