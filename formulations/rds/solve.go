@@ -59,6 +59,15 @@ type Solved struct {
 // It returns ErrNoJobs when no job needs resources. A solver error is returned as an
 // error; a solve that ends without an optimum is reported through Solved.Status.
 func SolveRHC(ctx context.Context, s solvers.Solver, st *State, forecast []float64, p Params, opt solvers.Options) (*Solved, error) {
+	return SolveRHCWith(ctx, s, s, st, forecast, p, opt)
+}
+
+// SolveRHCWith is SolveRHC with the shortfall LP on its own backend lp, which must
+// solve linear programs: an LP backend (the built-in simplex) is several times faster
+// on it than a QP backend (policies/rds.BenchmarkDecision). The eq. 3 stage runs on s.
+// The least weighted shortfall is the same whichever backend finds it; when the LP has
+// several optimal shortfall vectors, which one the eq. 3 stage is held to may differ.
+func SolveRHCWith(ctx context.Context, s, lp solvers.Solver, st *State, forecast []float64, p Params, opt solvers.Options) (*Solved, error) {
 	m, h, err := BuildRHC(st, forecast, p)
 	if err != nil {
 		return nil, err
@@ -106,7 +115,7 @@ func SolveRHC(ctx context.Context, s solvers.Solver, st *State, forecast []float
 			knowShortfall = true
 			res.Witness = deadlineWitness(st, h)
 			if !res.Witness {
-				if ok, err := res.leastShortfall(ctx, s, st, forecast, p, opt); err != nil || !ok {
+				if ok, err := res.leastShortfall(ctx, lp, st, forecast, p, opt); err != nil || !ok {
 					return res, err
 				}
 				// With σ* known some misses may be allowed: look again.

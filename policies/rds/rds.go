@@ -88,6 +88,7 @@ import (
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/qp"
+	"github.com/coraopt/coraopt/solvers/simplex"
 	"github.com/coraopt/coraopt/workload"
 )
 
@@ -121,8 +122,11 @@ type Options struct {
 	// History is the total capacity (slots) observed in intervals before time 0,
 	// oldest first, for the AR predictor.
 	History []float64
-	// Solver solves the QP and the shortfall LP; nil means the built-in QP backend.
-	Solver solvers.Solver
+	// Solver solves the eq. 3 QP; nil means the built-in QP backend. ShortfallSolver
+	// solves the least-shortfall LP of the deadline-first stage; nil means the built-in
+	// simplex (an LP backend: a third of the decision time of the QP backend on it at
+	// 100 jobs), or Solver when Solver is set.
+	Solver, ShortfallSolver solvers.Solver
 	// Forgetting (λ, 0 means 0.95) and PriorCovariance (0 means 100) are RLS's.
 	Forgetting, PriorCovariance float64
 	// NoFastPath turns the §4.3 fast path for short jobs off.
@@ -137,6 +141,7 @@ type Policy struct {
 	opt    Options
 	params frds.Params
 	solver solvers.Solver
+	lp     solvers.Solver
 	trace  []workload.CapacityStep
 
 	jobs    []jobState // per workload job, set at its first tick or fast path
@@ -186,9 +191,15 @@ func New(opt Options) (*Policy, error) {
 			return nil, fmt.Errorf("rds: capacity history entry %d must be a finite number >= 0, got %g", i, c)
 		}
 	}
-	p.solver = opt.Solver
+	p.solver, p.lp = opt.Solver, opt.ShortfallSolver
+	if p.lp == nil {
+		p.lp = opt.Solver
+	}
 	if p.solver == nil {
 		p.solver = qp.New()
+	}
+	if p.lp == nil {
+		p.lp = &simplex.Solver{}
 	}
 	if p.opt.Forgetting == 0 {
 		p.opt.Forgetting = 0.95
@@ -459,7 +470,7 @@ func (p *Policy) control(v policies.View) error {
 	if err != nil {
 		return err
 	}
-	res, err := frds.SolveRHC(context.Background(), p.solver, st, forecast, p.params, solvers.Options{})
+	res, err := frds.SolveRHCWith(context.Background(), p.solver, p.lp, st, forecast, p.params, solvers.Options{})
 	if errors.Is(err, frds.ErrNoJobs) {
 		return nil
 	}
