@@ -638,3 +638,49 @@ func TestRHCHandles(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveRHCWithLPBackend: with the shortfall LP on the built-in simplex
+// (SolveRHCWith) instead of the QP backend, every stage still certifies, and the least
+// weighted shortfall Σ ω_j σ_j — the LP's optimal value, unique even when σ is not —
+// is the same on random states.
+func TestSolveRHCWithLPBackend(t *testing.T) {
+	qp := qpSolver(t)
+	lp, err := solvers.Get("simplex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lpRuns := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		st, forecast, p := genState(rt)
+		a, err := SolveRHC(context.Background(), qp, st, forecast, p, solvers.Options{})
+		if errors.Is(err, ErrNoJobs) {
+			return
+		}
+		if err != nil {
+			rt.Fatal(err)
+		}
+		b, err := SolveRHCWith(context.Background(), qp, lp, st, forecast, p, solvers.Options{})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if a.Status != solvers.Optimal || b.Status != solvers.Optimal {
+			rt.Fatalf("status %v with the QP backend, %v with simplex", a.Status, b.Status)
+		}
+		if b.Stage1 != nil {
+			lpRuns++
+			certify(rt, "shortfall stage (simplex)", b.Stage1Problem, b.Stage1)
+		}
+		certify(rt, "eq. 3 stage", b.Problem, b.Solution)
+		weighted := func(sf []float64) float64 {
+			sum := 0.0
+			for j, v := range sf {
+				sum += st.Jobs[j].Priority * v
+			}
+			return sum
+		}
+		if wa, wb := weighted(a.Shortfall), weighted(b.Shortfall); !near(wa, wb, 1e-6) {
+			rt.Fatalf("least weighted shortfall %g with the QP backend, %g with simplex", wa, wb)
+		}
+	})
+	t.Logf("%d states needed the shortfall LP", lpRuns)
+}
