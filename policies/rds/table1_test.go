@@ -2,9 +2,7 @@ package rds
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"strings"
 	"testing"
 
 	frds "github.com/coraopt/coraopt/formulations/rds"
@@ -45,6 +43,14 @@ func table1() *workload.Workload {
 // returns J1's and J2's completion in minutes.
 func runTable1(t *testing.T, p policies.Policy) (j1, j2 float64) {
 	t.Helper()
+	j1, j2, _ = runTable1Held(t, p)
+	return j1, j2
+}
+
+// runTable1Held is runTable1 that also returns the slot-minutes each job held in each
+// 10-minute interval.
+func runTable1Held(t *testing.T, p policies.Policy) (j1, j2 float64, held [2][8]float64) {
+	t.Helper()
 	w := table1()
 	res, err := sim.Run(context.Background(), w, p, sim.Options{Seed: 1, Record: true})
 	if err != nil {
@@ -53,13 +59,13 @@ func runTable1(t *testing.T, p policies.Policy) (j1, j2 float64) {
 	if err := sim.CheckInvariants(w, 1, res); err != nil {
 		t.Fatalf("%s: %v", p.Name(), err)
 	}
-	t.Logf("%s: %s", p.Name(), describe(res))
-	return res.Jobs[0].Completion / 60, res.Jobs[1].Completion / 60
+	held = heldPerInterval(res)
+	t.Logf("%s: J1 slot-minutes per interval %v, J2 %v", p.Name(), held[0], held[1])
+	return res.Jobs[0].Completion / 60, res.Jobs[1].Completion / 60, held
 }
 
-// describe renders, per 10-minute interval, the slot-minutes each job held.
-func describe(res *sim.Result) string {
-	var held [2][8]float64
+// heldPerInterval is the slot-minutes each job held in each 10-minute interval.
+func heldPerInterval(res *sim.Result) (held [2][8]float64) {
 	for _, pl := range res.Placements {
 		for k := range 8 {
 			a, b := float64(k)*600, float64(k+1)*600
@@ -68,11 +74,26 @@ func describe(res *sim.Result) string {
 			}
 		}
 	}
-	var b strings.Builder
-	for j := range 2 {
-		fmt.Fprintf(&b, " J%d slot-minutes per interval %v;", j+1, held[j])
+	return held
+}
+
+// TestTable1RHCMeetsBothDeadlines: RDS with a perfect forecast gives J2 all its 60
+// units (600 slot-minutes) in minutes 10–30 and leaves no slot idle while work
+// remains: the capacity of minutes 0–40 is 300, 600, 300 and 600 slot-minutes, and the
+// jobs use all of it.
+func TestTable1RHCMeetsBothDeadlines(t *testing.T) {
+	j1, j2, held := runTable1Held(t, MustNew(Options{Forecast: Ideal}))
+	if j1 > 40 || j2 > 30 {
+		t.Errorf("J1 completes at %g (deadline 40), J2 at %g (deadline 30)", j1, j2)
 	}
-	return b.String()
+	if got := held[1][1] + held[1][2]; got != 600 {
+		t.Errorf("J2 held %g slot-minutes in minutes 10–30, want 600", got)
+	}
+	for k, c := range []float64{300, 600, 300, 600} {
+		if used := held[0][k] + held[1][k]; math.Abs(used-c) > 1e-9 {
+			t.Errorf("minutes %d–%d: %g of %g slot-minutes used", 10*k, 10*k+10, used, c)
+		}
+	}
 }
 
 // TestTable1Completions pins the completion times the README's Findings quote for the
