@@ -59,7 +59,7 @@
 // # Dispatch and the fast path
 //
 // The first move u_j(t) becomes per-pool targets: u^m on the pool of the job's current
-// stage, u^r on the pool of its reduce stage. Targets are rounded to a millionth of a
+// stage, u^r on the pool of its reduce stage (added up when both are one pool). Targets are rounded to a millionth of a
 // slot so that solver noise does not break ties that the QP meant as ties. Algorithm 1
 // gives each free slot to the runnable job with the largest target − held gap; it stops
 // only when Σ u = r_a (its line 11), so it is work-conserving (Conserving true) — a job
@@ -124,8 +124,9 @@ type Options struct {
 	History []float64
 	// Solver solves the eq. 3 QP; nil means the built-in QP backend. ShortfallSolver
 	// solves the least-shortfall LP of the deadline-first stage; nil means the built-in
-	// simplex (an LP backend: a third of the decision time of the QP backend on it at
-	// 100 jobs), or Solver when Solver is set.
+	// simplex (an LP backend: at 100 jobs the step takes a half to a third of the time
+	// it takes with the LP on the QP backend, BenchmarkDecision), or Solver when Solver
+	// is set.
 	Solver, ShortfallSolver solvers.Solver
 	// Forgetting (λ, 0 means 0.95) and PriorCovariance (0 means 100) are RLS's.
 	Forgetting, PriorCovariance float64
@@ -258,7 +259,8 @@ func (p *Policy) Estimate(j int) (g frds.Gain, ok bool) {
 // Ticks is how many control steps ran.
 func (p *Policy) Ticks() int { return p.ticks }
 
-// kindOf says whether stage s of a job with n stages is reduce (its last of ≥ 2).
+// isReduce says whether stage s of a job with n stages is its reduce phase (the last
+// of two or more).
 func isReduce(s, n int) bool { return n >= 2 && s == n-1 }
 
 // job initialises j's model at its first sight.
@@ -478,7 +480,7 @@ func (p *Policy) control(v policies.View) error {
 		return err
 	}
 	if res.Status != solvers.Optimal {
-		return fmt.Errorf("%s ended %v", p.solver.Name(), res.Status)
+		return fmt.Errorf("the step (eq. 3 on %s, shortfall LP on %s) ended %v", p.solver.Name(), p.lp.Name(), res.Status)
 	}
 	alloc := res.Handles.Allocation(res.Solution.X)
 	for pool := range v.Pools() {
