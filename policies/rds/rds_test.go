@@ -169,3 +169,32 @@ func TestNewRejectsBadOptions(t *testing.T) {
 var _ policies.Ticker = (*Policy)(nil)
 var _ policies.Observer = (*Policy)(nil)
 var _ policies.TraceAware = (*Policy)(nil)
+
+// TestOtherFamilies: RDS also completes the cora and rush 100-job workloads (one pool,
+// sigmoid utilities, jobs of a few minutes, shorter than the control interval) on
+// seeds 1–5, with the simulator's invariants and no solver fallback.
+func TestOtherFamilies(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		cora, err := workload.CORAWorkload(100, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rush, err := workload.RUSHWorkload(100, seed, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []*workload.Workload{cora, rush} {
+			p := MustNew(Options{})
+			res, err := sim.Run(context.Background(), w, p, sim.Options{Seed: seed, Record: true})
+			if err != nil {
+				t.Fatalf("%s: %v", w.Name, err)
+			}
+			if err := sim.CheckInvariants(w, seed, res); err != nil {
+				t.Fatalf("%s: %v", w.Name, err)
+			}
+			if p.Fallbacks() != 0 {
+				t.Errorf("%s: %d fallbacks, last: %v", w.Name, p.Fallbacks(), p.LastError())
+			}
+		}
+	}
+}
