@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -683,4 +684,59 @@ func TestSolveRHCWithLPBackend(t *testing.T) {
 		}
 	})
 	t.Logf("%d states needed the shortfall LP", lpRuns)
+}
+
+// TestKindCapacity: with separate map and reduce capacity forecasts (State.MapCapacity,
+// ReduceCapacity) every stage still certifies and the plan keeps Σ u^m and Σ u^r
+// within them at every control step (the last step within the smallest forecast it is
+// held over); when the witness claims every deadline can be met, the plan meets them.
+func TestKindCapacity(t *testing.T) {
+	qp := qpSolver(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		st, forecast, p := genState(rt)
+		kinds := [2][]float64{make([]float64, len(forecast)), make([]float64, len(forecast))}
+		for i, f := range forecast {
+			kinds[0][i] = f * rapid.Float64Range(0, 1).Draw(rt, "map share")
+			kinds[1][i] = f * rapid.Float64Range(0, 1).Draw(rt, "reduce share")
+		}
+		st.MapCapacity, st.ReduceCapacity = kinds[0], kinds[1]
+		res, err := SolveRHC(context.Background(), qp, st, forecast, p, solvers.Options{})
+		if errors.Is(err, ErrNoJobs) {
+			return
+		}
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if res.Status != solvers.Optimal {
+			rt.Fatalf("status %v", res.Status)
+		}
+		if res.Stage1 != nil {
+			certify(rt, "shortfall stage", res.Stage1Problem, res.Stage1)
+		}
+		certify(rt, "eq. 3 stage", res.Problem, res.Solution)
+		plan := res.Handles.Plan(res.Solution.X)
+		for k := range p.ControlHorizon {
+			bound := [2]float64{kinds[0][k], kinds[1][k]}
+			if k == p.ControlHorizon-1 {
+				bound = [2]float64{slices.Min(kinds[0][k:p.PredictionHorizon]), slices.Min(kinds[1][k:p.PredictionHorizon])}
+			}
+			var sum [2]float64
+			for j := range plan {
+				sum[0] += plan[j][k].Map
+				sum[1] += plan[j][k].Reduce
+			}
+			for kind := range 2 {
+				if sum[kind] > bound[kind]+1e-6*max(1, bound[kind]) {
+					rt.Fatalf("step %d: kind %d uses %g of %g", k, kind, sum[kind], bound[kind])
+				}
+			}
+		}
+		if res.Witness {
+			for j, sf := range res.Shortfall {
+				if sf != 0 {
+					rt.Fatalf("witness, but job %d has shortfall %g", j, sf)
+				}
+			}
+		}
+	})
 }

@@ -195,6 +195,7 @@ func deadlineWitness(st *State, h *Handles) bool {
 		return cmp.Compare(st.Jobs[h.Jobs[a.m]].Soft, st.Jobs[h.Jobs[b.m]].Soft)
 	})
 	left := slices.Clone(h.CapacityBound)
+	leftKind := [2][]float64{slices.Clone(h.KindBound[0]), slices.Clone(h.KindBound[1])}
 	for k := range h.Hc {
 		for i := range jobs {
 			d := &jobs[i]
@@ -205,12 +206,13 @@ func deadlineWitness(st *State, h *Handles) bool {
 			}
 			for _, kind := range kinds {
 				c := coef[2*k+kind]
-				if d.need <= 0 || c <= 0 || left[k] <= 0 {
+				if d.need <= 0 || c <= 0 || left[k] <= 0 || leftKind[kind][k] <= 0 {
 					continue
 				}
-				x := math.Min(math.Min(h.ub[d.m][kind], left[k]), d.need/c)
+				x := min(h.ub[d.m][kind], left[k], leftKind[kind][k], d.need/c)
 				d.need -= c * x
 				left[k] -= x
+				leftKind[kind][k] -= x
 			}
 		}
 	}

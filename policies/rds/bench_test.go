@@ -42,7 +42,8 @@ func (p *benchTick) Tick(v policies.View) {
 // jobs: rds.txt Table 3's jobs, all submitted at time 0 on the rds workload's cluster,
 // timed at the tick of minute 10, where every deadline is inside the window and the
 // shortfall LP runs. The eq. 3 QP is on the built-in QP backend; the shortfall LP on
-// the built-in simplex (the default) and, for the ratio, on the QP backend too. The
+// the built-in simplex (the default) and, for the ratio, on the QP backend too; and
+// the default with eq. 3's single capacity row instead of one per pool. The
 // paper reports about 1.2 s for its MATLAB quadprog step (§6.7); DESIGN.md's target
 // for the QP is 5 ms.
 func BenchmarkDecision(b *testing.B) {
@@ -57,11 +58,12 @@ func BenchmarkDecision(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
-		name string
-		lp   solvers.Solver
-	}{{"shortfall-lp=simplex", nil}, {"shortfall-lp=qp", qp.New()}} {
+		name   string
+		lp     solvers.Solver
+		single bool
+	}{{"shortfall-lp=simplex", nil, false}, {"shortfall-lp=qp", qp.New(), false}, {"shortfall-lp=simplex,single-row", nil, true}} {
 		b.Run(c.name, func(b *testing.B) {
-			p := &benchTick{Policy: MustNew(Options{ShortfallSolver: c.lp}), b: b}
+			p := &benchTick{Policy: MustNew(Options{ShortfallSolver: c.lp, SingleCapacityRow: c.single}), b: b}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			// The run goes on after the timed tick; a cancelled context stops it at

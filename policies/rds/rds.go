@@ -31,7 +31,7 @@
 // horizon, sees a job with one map task left as able to progress by one slot per
 // interval and plans its deadline as lost; PhaseBoth lets it see the reduce work it
 // will be able to do (on the rds workload, seed 1, PhaseMap gave a miss penalty of
-// 10.6 on the nine jobs and 165 on the 100, against 5.7 and 160). Reduce targets of a
+// 7.3 on the nine jobs and 161 on the 100, against 4.2 and 149). Reduce targets of a
 // job still in its map phase go unused: Algorithm 1 offers slots to runnable jobs only.
 // Caps are at most the pool's current capacity. Times are seconds; t_soft and t_hard
 // come from the job's `rds` utility (arrival + soft·time unit, arrival + hard·time
@@ -42,19 +42,25 @@
 // # Capacity
 //
 // eq. 3 has one capacity row, Σ_j (u^m_j + u^r_j) ≤ r_a: r_a is the total of every
-// pool's capacity in slots (the paper's r_slot fixed: its scale-out scenario). The
-// observed history is the time-average of that total over each past interval
-// (View.CapacityHistory), after Options.History (capacity seen before time 0). The
-// AR(3) predictor (formulations/rds.ARPredictor) forecasts from it; at time 0, with no
-// history, the current capacity is repeated. Fitted on a few points the AR model can
-// extrapolate wildly (on the rds workload it forecast 8, 1776 and 0 slots after four
-// observations of 44–48), so forecasts are clipped to [the smallest capacity observed,
-// the cluster's total slots]. The "rds-ideal" variant is TraceAware and forecasts the
-// true average capacity of each future interval from the trace. The green-power
-// predictor (§4.2) needs weather forecasts, which a workload file does not carry; it is
-// not offered here. In a workload with map and reduce pools the single row lets the QP
-// promise map slots that only exist as reduce slots; Algorithm 1 then hands out what
-// each pool really has.
+// pool's capacity in slots (the paper's r_slot fixed: its scale-out scenario). On a
+// cluster whose map and reduce slots are separate pools (every map-kind stage of the
+// planned jobs on one pool, every reduce stage on another) the policy also sets
+// State.MapCapacity and ReduceCapacity, so the plan keeps Σ u^m and Σ u^r within
+// each pool's forecast — our addition: with the single row the QP counted on map
+// slots that exist only as reduce slots (on the rds workload, seed 1, the single row,
+// Options.SingleCapacityRow, gave a miss penalty of 5.7 on the nine jobs and 160 on
+// the 100, against 4.2 and 149).
+//
+// The observed history of each series (the total, each pool) is its time-average over
+// each past interval (View.CapacityHistory); Options.History (capacity seen before
+// time 0) precedes the total's. The AR(3) predictor (formulations/rds.ARPredictor)
+// forecasts from it; with no history yet the current capacity is repeated. Fitted on a
+// few points the AR model can extrapolate wildly (on the rds workload it forecast 8,
+// 1776 and 0 slots after four observations of 44–48), so forecasts are clipped to [the
+// smallest value observed, the slots the pools have]. The "rds-ideal" variant is
+// TraceAware and forecasts the true average capacity of each future interval from the
+// trace. The green-power predictor (§4.2) needs weather forecasts, which a workload
+// file does not carry; it is not offered here.
 //
 // # Dispatch and the fast path
 //
@@ -124,14 +130,17 @@ type Options struct {
 	History []float64
 	// Solver solves the eq. 3 QP; nil means the built-in QP backend. ShortfallSolver
 	// solves the least-shortfall LP of the deadline-first stage; nil means the built-in
-	// simplex (an LP backend: at 100 jobs the step takes a half to a third of the time
-	// it takes with the LP on the QP backend, BenchmarkDecision), or Solver when Solver
-	// is set.
+	// simplex (an LP backend; with the single capacity row, at 100 jobs, the step took
+	// a half to a third of the time it takes with the LP on the QP backend,
+	// BenchmarkDecision), or Solver when Solver is set.
 	Solver, ShortfallSolver solvers.Solver
 	// Forgetting (λ, 0 means 0.95) and PriorCovariance (0 means 100) are RLS's.
 	Forgetting, PriorCovariance float64
 	// NoFastPath turns the §4.3 fast path for short jobs off.
 	NoFastPath bool
+	// SingleCapacityRow plans with eq. 3's one capacity row only, also on a cluster
+	// whose map and reduce slots are separate pools.
+	SingleCapacityRow bool
 	// Name overrides the policy's name ("rds", or "rds-ideal" with Forecast = Ideal).
 	Name string
 }
@@ -147,7 +156,9 @@ type Policy struct {
 
 	jobs    []jobState // per workload job, set at its first tick or fast path
 	history []float64  // observed r_a per past interval
-	lastT   float64    // time of the previous tick (-1 before the first)
+	// poolHistory[k] is pool k's observed capacity per past interval.
+	poolHistory [][]float64
+	lastT       float64 // time of the previous tick (-1 before the first)
 
 	fallbacks, ticks int
 	lastErr          error
@@ -300,11 +311,11 @@ func meanSpeed(v policies.View) float64 {
 	return sum / float64(n)
 }
 
-// totalCapacityOver is the time-average of Σ_pools capacity over [a, b) from the
-// observed history.
-func totalCapacityOver(v policies.View, a, b float64) float64 {
+// capacityOver is the time-average over [a, b) of the summed capacity of the pools
+// (all pools when nil), from the observed history.
+func capacityOver(v policies.View, pools []int, a, b float64) float64 {
 	total := 0.0
-	for pool := range v.Pools() {
+	for _, pool := range poolsOr(v, pools) {
 		h := v.CapacityHistory(pool)
 		for i, pt := range h {
 			end := b
@@ -319,18 +330,29 @@ func totalCapacityOver(v policies.View, a, b float64) float64 {
 	return total / (b - a)
 }
 
-// traceCapacityOver is the same from the full trace (the Ideal forecast).
-func (p *Policy) traceCapacityOver(v policies.View, a, b float64) float64 {
-	pools := v.Pools()
-	capNow := make([]float64, len(pools))
-	for k, pl := range pools {
+func poolsOr(v policies.View, pools []int) []int {
+	if pools != nil {
+		return pools
+	}
+	all := make([]int, len(v.Pools()))
+	for k := range all {
+		all[k] = k
+	}
+	return all
+}
+
+// traceCapacityOver is capacityOver from the full trace (the Ideal forecast).
+func (p *Policy) traceCapacityOver(v policies.View, pools []int, a, b float64) float64 {
+	all := v.Pools()
+	capNow := make([]float64, len(all))
+	for k, pl := range all {
 		capNow[k] = float64(pl.Slots)
 	}
 	total, t := 0.0, a
 	sum := func() float64 {
 		s := 0.0
-		for _, c := range capNow {
-			s += c
+		for _, k := range poolsOr(v, pools) {
+			s += capNow[k]
 		}
 		return s
 	}
@@ -342,7 +364,7 @@ func (p *Policy) traceCapacityOver(v policies.View, a, b float64) float64 {
 			total += sum() * (st.Time - t)
 			t = st.Time
 		}
-		for k, pl := range pools {
+		for k, pl := range all {
 			if c, ok := st.Slots[pl.Name]; ok {
 				capNow[k] = float64(c)
 			}
@@ -352,35 +374,60 @@ func (p *Policy) traceCapacityOver(v policies.View, a, b float64) float64 {
 	return total / (b - a)
 }
 
-func (p *Policy) forecast(v policies.View) ([]float64, error) {
+// forecast predicts the summed capacity of the pools (all when nil) over the
+// prediction window from hist, the observed history of that sum.
+func (p *Policy) forecast(v policies.View, pools []int, hist []float64) ([]float64, error) {
 	h, L, now := p.params.PredictionHorizon, p.opt.Interval, v.Now()
 	if p.opt.Forecast == Ideal {
 		out := make([]float64, h)
 		for i := range out {
-			out[i] = p.traceCapacityOver(v, now+float64(i)*L, now+float64(i+1)*L)
+			out[i] = p.traceCapacityOver(v, pools, now+float64(i)*L, now+float64(i+1)*L)
 		}
 		return out, nil
 	}
-	hist := p.history
+	most, current := 0.0, 0.0
+	for _, k := range poolsOr(v, pools) {
+		most += float64(v.Pools()[k].Slots)
+		current += float64(v.Capacity(k))
+	}
 	if len(hist) == 0 {
-		total := 0.0
-		for pool := range v.Pools() {
-			total += float64(v.Capacity(pool))
-		}
-		hist = []float64{total}
+		hist = []float64{current}
 	}
 	out, err := frds.ARPredictor{Order: p.params.AROrder}.Forecast(hist, h)
 	if err != nil {
 		return nil, err
 	}
-	most, least := 0.0, slices.Min(hist)
-	for _, pl := range v.Pools() {
-		most += float64(pl.Slots)
-	}
+	least := slices.Min(hist)
 	for i := range out {
 		out[i] = max(least, min(out[i], most))
 	}
 	return out, nil
+}
+
+// kindPools returns the pool of every map-kind stage and the pool of every reduce
+// stage of the jobs in the plan, when each kind uses one pool and the two differ
+// (map and reduce slots of a Hadoop-1 cluster); ok is false otherwise.
+func (p *Policy) kindPools(v policies.View) (mapPool, reducePool int, ok bool) {
+	mapPool, reducePool = -1, -1
+	set := func(at *int, pool int) bool {
+		if *at < 0 {
+			*at = pool
+		}
+		return *at == pool
+	}
+	for _, j := range p.idx {
+		st := v.Job(j).Stages
+		for s := range st {
+			at := &mapPool
+			if isReduce(s, len(st)) {
+				at = &reducePool
+			}
+			if !set(at, st[s].Pool) {
+				return 0, 0, false
+			}
+		}
+	}
+	return mapPool, reducePool, mapPool >= 0 && reducePool >= 0 && mapPool != reducePool
 }
 
 // observe folds the interval [p.lastT, now) into j's RLS model and returns the
@@ -429,8 +476,14 @@ func (p *Policy) Tick(v policies.View) {
 	if len(p.jobs) != v.NumJobs() {
 		p.jobs = make([]jobState, v.NumJobs())
 	}
+	if len(p.poolHistory) != len(v.Pools()) {
+		p.poolHistory = make([][]float64, len(v.Pools()))
+	}
 	if p.lastT >= 0 && now > p.lastT {
-		p.history = append(p.history, totalCapacityOver(v, p.lastT, now))
+		p.history = append(p.history, capacityOver(v, nil, p.lastT, now))
+		for k := range p.poolHistory {
+			p.poolHistory[k] = append(p.poolHistory[k], capacityOver(v, []int{k}, p.lastT, now))
+		}
 	} else if p.lastT < 0 {
 		p.history = append(p.history[:0], p.opt.History...)
 	}
@@ -468,9 +521,18 @@ func (p *Policy) control(v policies.View) error {
 	if len(st.Jobs) == 0 {
 		return nil
 	}
-	forecast, err := p.forecast(v)
+	forecast, err := p.forecast(v, nil, p.history)
 	if err != nil {
 		return err
+	}
+	st.MapCapacity, st.ReduceCapacity = nil, nil
+	if mp, rp, ok := p.kindPools(v); ok && !p.opt.SingleCapacityRow {
+		if st.MapCapacity, err = p.forecast(v, []int{mp}, p.poolHistory[mp]); err != nil {
+			return err
+		}
+		if st.ReduceCapacity, err = p.forecast(v, []int{rp}, p.poolHistory[rp]); err != nil {
+			return err
+		}
 	}
 	res, err := frds.SolveRHCWith(context.Background(), p.solver, p.lp, st, forecast, p.params, solvers.Options{})
 	if errors.Is(err, frds.ErrNoJobs) {

@@ -198,3 +198,25 @@ func TestOtherFamilies(t *testing.T) {
 		}
 	}
 }
+
+// TestSingleCapacityRow pins the package documentation's comparison: on the nine jobs
+// of the rds workload (seed 1) eq. 3's single capacity row gives a deadline-miss
+// penalty of 5.664; the separate map and reduce rows, 4.181.
+func TestSingleCapacityRow(t *testing.T) {
+	w, err := workload.RDSWorkload(9, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		single  bool
+		penalty float64
+	}{{true, 5.663941123290058}, {false, 4.181235552456901}} {
+		res, err := sim.Run(context.Background(), w, MustNew(Options{SingleCapacityRow: c.single}), sim.Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sim.Summarize(w, res).DeadlineMissPenalty; math.Abs(got-c.penalty) > 1e-6*c.penalty {
+			t.Errorf("single row %t: miss penalty %.16g, pinned %.16g", c.single, got, c.penalty)
+		}
+	}
+}
