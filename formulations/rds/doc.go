@@ -42,7 +42,10 @@
 //	   + Σ_{k=0..H_c−1} Σ_j (P_k (Δu^m_j(t+k))² + Q_k (Δu^r_j(t+k))²)
 //	s.t. Σ_j (u^m_j + u^r_j)(t+k) ≤ r̂_a(t+k),  0 ≤ u ≤ caps,
 //
-// over u^m_j(t+k), u^r_j(t+k), k < H_c. Where the paper is vague:
+// over u^m_j(t+k), u^r_j(t+k), k < H_c. Our addition for clusters whose map and reduce
+// slots are separate pools (Hadoop 1): when State.MapCapacity and ReduceCapacity are
+// set, Σ_j u^m_j(t+k) ≤ r̂^m(t+k) and Σ_j u^r_j(t+k) ≤ r̂^r(t+k) join the total row
+// (policies/rds sets them; the state file does not). Where the paper is vague:
 //
 //   - Indices. Tracking runs over the predicted states y(t+1) … y(t+H_p) (y(t) is
 //     measured, a constant); the moves are u(t) … u(t+H_c−1), Δu(t) = u(t) − u(t−1)
