@@ -39,8 +39,9 @@
 //     (rds.txt eq. 3) from progress (View.Done) and the observed capacity
 //     (View.CapacityHistory, for the AR predictor) and writes u_j into the embedded
 //     ContainerAssignment; rds.txt Alg. 1 (largest Δu first, decremented per assigned
-//     slot) is the same unit with Conserving false. An "ideal" variant that knows the
-//     future capacity implements TraceAware.
+//     slot; work-conserving by its stopping rule Σu = r_a) is the same unit with
+//     Conserving true. An "ideal" variant that knows the future capacity implements
+//     TraceAware; the §4.3 fast path for short jobs is an Observer of arrivals.
 //   - oracle — Clairvoyant (true runtimes of every task) and TraceAware; re-plans with
 //     exact remaining work, to show how close an achievable schedule comes to the bound.
 //   - woha-hlf, woha-lpf, woha-mpf, oozie-fifo, oozie-fair, oozie-edf (policies/woha,

@@ -42,6 +42,11 @@ type Metrics struct {
 	VsBound      *VsBound           `json:"vs_bound,omitempty"`
 	Timing       *TimingMetrics     `json:"timing,omitempty"`
 
+	// Fallbacks counts the decisions in which the policy's solver failed and it kept
+	// its previous targets (set by the caller from the policy; 0 for policies that
+	// solve nothing).
+	Fallbacks int `json:"fallbacks"`
+
 	// Workflow outcomes (woha.txt §VI) when the workload has workflows, and admission
 	// measures (rtmr.txt §V) when the policy decides admission; their fields appear at
 	// this level of the JSON.

@@ -18,7 +18,7 @@ import (
 // stopping rule Σ u = r_a says: the dispatcher is work-conserving, and a claim whose
 // adjustment is negative gets slots only when every other claim's adjustment is lower.
 // Ties go to the lower index, so callers order claims by their tie-break rule (the
-// closed loop puts earlier deadlines first). It returns the slots per claim, using a
+// simulator orders jobs by arrival and id). It returns the slots per claim, using a
 // heap: O((slots + claims)·log claims).
 func Dispatch(adjust []float64, caps []int, slots int, slotSize float64) ([]int, error) {
 	if caps != nil && len(caps) != len(adjust) {

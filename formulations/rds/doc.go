@@ -2,7 +2,9 @@
 // al., TPDS 2019), as a receding-horizon controller: the progress model and its online
 // learning (§3.2, eqs. 9–10), the SLO decay (§3.1, eq. 4), capacity prediction (§4.1,
 // eq. 16 and Table 2; §4.2), the receding-horizon QP (§3.1, eq. 3, solved per §4.3),
-// dynamic-slot dispatch (§4.3, Algorithm 1), and a closed-loop simulation of all of it.
+// and dynamic-slot dispatch (§4.3, Algorithm 1). The closed loop — a controller woken
+// every interval against a cluster — is the simulator's: policies/rds runs this model
+// in package sim.
 //
 // # Progress model (§3.2)
 //
@@ -40,7 +42,10 @@
 //	   + Σ_{k=0..H_c−1} Σ_j (P_k (Δu^m_j(t+k))² + Q_k (Δu^r_j(t+k))²)
 //	s.t. Σ_j (u^m_j + u^r_j)(t+k) ≤ r̂_a(t+k),  0 ≤ u ≤ caps,
 //
-// over u^m_j(t+k), u^r_j(t+k), k < H_c. Where the paper is vague:
+// over u^m_j(t+k), u^r_j(t+k), k < H_c. Our addition for clusters whose map and reduce
+// slots are separate pools (Hadoop 1): when State.MapCapacity and ReduceCapacity are
+// set, Σ_j u^m_j(t+k) ≤ r̂^m(t+k) and Σ_j u^r_j(t+k) ≤ r̂^r(t+k) join the total row
+// (policies/rds sets them; the state file does not). Where the paper is vague:
 //
 //   - Indices. Tracking runs over the predicted states y(t+1) … y(t+H_p) (y(t) is
 //     measured, a constant); the moves are u(t) … u(t+H_c−1), Δu(t) = u(t) − u(t−1)
@@ -71,7 +76,7 @@
 // Eq. 3 alone does not meet deadlines that are exactly feasible: its quadratic tracking
 // term splits an unavoidable lag between jobs instead of giving it to the one whose
 // deadline is later (the Table 1 case study misses J2 by almost 10 minutes with eq. 3
-// alone, see TestTable1Eq3AloneMissesJ2). RDS's own goal is eq. 1, the weighted
+// alone, see policies/rds.TestTable1Completions). RDS's own goal is eq. 1, the weighted
 // deadline-miss penalty; so by default (Params.Deadlines = DeadlinesFirst) SolveRHC
 // optimizes lexicographically: first the least weighted shortfall Σ_j ω_j σ_j of the
 // deadlines inside the window, σ_j the percent of job j's work still left at t_soft
@@ -100,17 +105,13 @@
 // wind power curve a·v³ + b (FitWindCurve fits a and b), and resources linear in power
 // on top of a grid-powered base. Known is a perfect forecast.
 //
-// # Dispatch (Algorithm 1) and the closed loop
+// # Dispatch (Algorithm 1)
 //
 // Dispatch hands out slots one at a time to the claim with the largest remaining
 // adjustment (a heap; ties to the lower index), work-conserving as the algorithm's
 // stopping rule Σu = r_a says; DispatchFluid is its small-slot limit (water-filling).
-// Simulate runs a Controller (RHCController, or the FairController baseline) in closed
-// loop against a plant with the true gains, an interval at a time: the controller
-// plans, the dispatcher hands out the true capacity, jobs progress (event by event
-// within the interval: completions, phase ends, arrivals re-dispatch), and RLS learns
-// from the observed progress. A job whose remaining work drops below CompletionTol of
-// its work is complete.
+// In the simulator the same rule is policies.ContainerAssignment, which policies/rds
+// uses; these two are the algorithm on a fixed set of claims.
 //
 // # The state file (coraopt solve --formulation rds)
 //

@@ -144,22 +144,6 @@ func TestTwoStageAgreesWithHiGHS(t *testing.T) {
 	tally.check(t)
 }
 
-// TestTable1HiGHS runs the Table 1 closed loop with HiGHS as the controller's solver:
-// the same deadlines are met.
-func TestTable1HiGHS(t *testing.T) {
-	sc := table1()
-	run, err := Simulate(context.Background(), sc, &RHCController{Solver: highsSolver(t), Params: DefaultParams(), Predictor: Known(sc.Capacity)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logRun(t, run)
-	for _, j := range run.Jobs {
-		if !j.Met {
-			t.Errorf("%s completes at %g, deadline %g", j.ID, j.Completion, j.Soft)
-		}
-	}
-}
-
 // BenchmarkRHCHiGHS is BenchmarkRHC with HiGHS as the solver: the same control steps
 // (build both stages, compile, solve), for comparison with the built-in QP backend.
 // Only up to 100 jobs: at 1,000 jobs one HiGHS step takes about 30 s (and the

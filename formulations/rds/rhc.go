@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/coraopt/coraopt/model"
@@ -36,6 +37,11 @@ type Handles struct {
 	CapacityBound []float64
 	// Forecast is r̂_a(t+i), i = 0 … H_p−1, as given.
 	Forecast []float64
+	// KindCapacity[0][k] and [1][k] are the rows Σ_j u^m_j(t+k) ≤ KindBound[0][k] and
+	// Σ_j u^r_j(t+k) ≤ KindBound[1][k] when the state has MapCapacity and
+	// ReduceCapacity (nil otherwise); KindBound is +Inf for a kind without a forecast.
+	KindCapacity [2][]model.Constr
+	KindBound    [2][]float64
 
 	nJobs int
 	y0    []float64    // y_j(t) per modelled job
@@ -376,6 +382,37 @@ func build(s *State, forecast []float64, p Params, stage1 bool) (*model.Model, *
 		}
 		h.CapacityBound[k] = bound
 		h.Capacity[k] = m.AddLe(e, bound, "capacity["+strconv.Itoa(k)+"]")
+	}
+	// Per-kind capacity (State.MapCapacity, ReduceCapacity), held like the total.
+	for kind, kf := range [2][]float64{s.MapCapacity, s.ReduceCapacity} {
+		h.KindBound[kind] = make([]float64, hc)
+		for k := range hc {
+			h.KindBound[kind][k] = math.Inf(1)
+		}
+		if kf == nil {
+			continue
+		}
+		if len(kf) < hp {
+			return nil, nil, fmt.Errorf("rds: %s capacity forecast has %d intervals, the prediction horizon needs %d",
+				[2]string{"map", "reduce"}[kind], len(kf), hp)
+		}
+		h.KindCapacity[kind] = make([]model.Constr, hc)
+		for k := range hc {
+			bound := kf[k]
+			if k == hc-1 {
+				bound = slices.Min(kf[k:hp])
+			}
+			var e model.Expr
+			for mi := range h.Jobs {
+				if kind == 0 {
+					e.AddTerm(h.Map[mi][k], 1)
+				} else {
+					e.AddTerm(h.Reduce[mi][k], 1)
+				}
+			}
+			h.KindBound[kind][k] = bound
+			h.KindCapacity[kind][k] = m.AddLe(e, bound, [2]string{"map", "reduce"}[kind]+"-capacity["+strconv.Itoa(k)+"]")
+		}
 	}
 	if err := m.Err(); err != nil {
 		return nil, nil, fmt.Errorf("rds: building the RHC model: %w", err)

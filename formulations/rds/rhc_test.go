@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -637,4 +638,105 @@ func TestRHCHandles(t *testing.T) {
 			t.Errorf("job %s: the plan leaves %g%% at t_soft, the least shortfall is %g%%", st.Jobs[j].ID, sf, res.Shortfall[j])
 		}
 	}
+}
+
+// TestSolveRHCWithLPBackend: with the shortfall LP on the built-in simplex
+// (SolveRHCWith) instead of the QP backend, every stage still certifies, and the least
+// weighted shortfall Σ ω_j σ_j — the LP's optimal value, unique even when σ is not —
+// is the same on random states.
+func TestSolveRHCWithLPBackend(t *testing.T) {
+	qp := qpSolver(t)
+	lp, err := solvers.Get("simplex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lpRuns := 0
+	rapid.Check(t, func(rt *rapid.T) {
+		st, forecast, p := genState(rt)
+		a, err := SolveRHC(context.Background(), qp, st, forecast, p, solvers.Options{})
+		if errors.Is(err, ErrNoJobs) {
+			return
+		}
+		if err != nil {
+			rt.Fatal(err)
+		}
+		b, err := SolveRHCWith(context.Background(), qp, lp, st, forecast, p, solvers.Options{})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if a.Status != solvers.Optimal || b.Status != solvers.Optimal {
+			rt.Fatalf("status %v with the QP backend, %v with simplex", a.Status, b.Status)
+		}
+		if b.Stage1 != nil {
+			lpRuns++
+			certify(rt, "shortfall stage (simplex)", b.Stage1Problem, b.Stage1)
+		}
+		certify(rt, "eq. 3 stage", b.Problem, b.Solution)
+		weighted := func(sf []float64) float64 {
+			sum := 0.0
+			for j, v := range sf {
+				sum += st.Jobs[j].Priority * v
+			}
+			return sum
+		}
+		if wa, wb := weighted(a.Shortfall), weighted(b.Shortfall); !near(wa, wb, 1e-6) {
+			rt.Fatalf("least weighted shortfall %g with the QP backend, %g with simplex", wa, wb)
+		}
+	})
+	t.Logf("%d states needed the shortfall LP", lpRuns)
+}
+
+// TestKindCapacity: with separate map and reduce capacity forecasts (State.MapCapacity,
+// ReduceCapacity) every stage still certifies and the plan keeps Σ u^m and Σ u^r
+// within them at every control step (the last step within the smallest forecast it is
+// held over); when the witness claims every deadline can be met, the plan meets them.
+func TestKindCapacity(t *testing.T) {
+	qp := qpSolver(t)
+	rapid.Check(t, func(rt *rapid.T) {
+		st, forecast, p := genState(rt)
+		kinds := [2][]float64{make([]float64, len(forecast)), make([]float64, len(forecast))}
+		for i, f := range forecast {
+			kinds[0][i] = f * rapid.Float64Range(0, 1).Draw(rt, "map share")
+			kinds[1][i] = f * rapid.Float64Range(0, 1).Draw(rt, "reduce share")
+		}
+		st.MapCapacity, st.ReduceCapacity = kinds[0], kinds[1]
+		res, err := SolveRHC(context.Background(), qp, st, forecast, p, solvers.Options{})
+		if errors.Is(err, ErrNoJobs) {
+			return
+		}
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if res.Status != solvers.Optimal {
+			rt.Fatalf("status %v", res.Status)
+		}
+		if res.Stage1 != nil {
+			certify(rt, "shortfall stage", res.Stage1Problem, res.Stage1)
+		}
+		certify(rt, "eq. 3 stage", res.Problem, res.Solution)
+		plan := res.Handles.Plan(res.Solution.X)
+		for k := range p.ControlHorizon {
+			bound := [2]float64{kinds[0][k], kinds[1][k]}
+			if k == p.ControlHorizon-1 {
+				bound = [2]float64{slices.Min(kinds[0][k:p.PredictionHorizon]), slices.Min(kinds[1][k:p.PredictionHorizon])}
+			}
+			var sum [2]float64
+			for j := range plan {
+				sum[0] += plan[j][k].Map
+				sum[1] += plan[j][k].Reduce
+			}
+			for kind := range 2 {
+				if sum[kind] > bound[kind]+1e-6*max(1, bound[kind]) {
+					rt.Fatalf("step %d: kind %d uses %g of %g", k, kind, sum[kind], bound[kind])
+				}
+			}
+		}
+		if res.Witness {
+			for j, sf := range res.Shortfall {
+				if sf != 0 {
+					rt.Fatalf("witness, but job %d has shortfall %g", j, sf)
+				}
+			}
+		}
+	})
 }

@@ -59,6 +59,15 @@ type Solved struct {
 // It returns ErrNoJobs when no job needs resources. A solver error is returned as an
 // error; a solve that ends without an optimum is reported through Solved.Status.
 func SolveRHC(ctx context.Context, s solvers.Solver, st *State, forecast []float64, p Params, opt solvers.Options) (*Solved, error) {
+	return SolveRHCWith(ctx, s, s, st, forecast, p, opt)
+}
+
+// SolveRHCWith is SolveRHC with the shortfall LP on its own backend lp, which must
+// solve linear programs: an LP backend (the built-in simplex) is several times faster
+// on it than a QP backend (policies/rds.BenchmarkDecision). The eq. 3 stage runs on s.
+// The least weighted shortfall is the same whichever backend finds it; when the LP has
+// several optimal shortfall vectors, which one the eq. 3 stage is held to may differ.
+func SolveRHCWith(ctx context.Context, s, lp solvers.Solver, st *State, forecast []float64, p Params, opt solvers.Options) (*Solved, error) {
 	m, h, err := BuildRHC(st, forecast, p)
 	if err != nil {
 		return nil, err
@@ -106,7 +115,7 @@ func SolveRHC(ctx context.Context, s solvers.Solver, st *State, forecast []float
 			knowShortfall = true
 			res.Witness = deadlineWitness(st, h)
 			if !res.Witness {
-				if ok, err := res.leastShortfall(ctx, s, st, forecast, p, opt); err != nil || !ok {
+				if ok, err := res.leastShortfall(ctx, lp, st, forecast, p, opt); err != nil || !ok {
 					return res, err
 				}
 				// With σ* known some misses may be allowed: look again.
@@ -186,6 +195,7 @@ func deadlineWitness(st *State, h *Handles) bool {
 		return cmp.Compare(st.Jobs[h.Jobs[a.m]].Soft, st.Jobs[h.Jobs[b.m]].Soft)
 	})
 	left := slices.Clone(h.CapacityBound)
+	leftKind := [2][]float64{slices.Clone(h.KindBound[0]), slices.Clone(h.KindBound[1])}
 	for k := range h.Hc {
 		for i := range jobs {
 			d := &jobs[i]
@@ -196,12 +206,13 @@ func deadlineWitness(st *State, h *Handles) bool {
 			}
 			for _, kind := range kinds {
 				c := coef[2*k+kind]
-				if d.need <= 0 || c <= 0 || left[k] <= 0 {
+				if d.need <= 0 || c <= 0 || left[k] <= 0 || leftKind[kind][k] <= 0 {
 					continue
 				}
-				x := math.Min(math.Min(h.ub[d.m][kind], left[k]), d.need/c)
+				x := min(h.ub[d.m][kind], left[k], leftKind[kind][k], d.need/c)
 				d.need -= c * x
 				left[k] -= x
+				leftKind[kind][k] -= x
 			}
 		}
 	}

@@ -87,6 +87,12 @@ type State struct {
 	// the last entry is the interval that just ended.
 	CapacityHistory []float64
 	Jobs            []Job
+	// MapCapacity and ReduceCapacity, when not nil, are forecasts (one value per
+	// interval of the prediction window, like the total) of the capacity that map and
+	// reduce resources can use: a cluster whose map and reduce slots are separate
+	// pools (Hadoop 1). BuildRHC then adds Σ_j u^m_j ≤ MapCapacity and Σ_j u^r_j ≤
+	// ReduceCapacity beside the total row. The state file does not set them.
+	MapCapacity, ReduceCapacity []float64
 }
 
 // Deadlines says how deadlines that fall inside the prediction window are treated.
@@ -220,6 +226,16 @@ func (s *State) check(ps *problemList) {
 		for i, c := range s.CapacityHistory {
 			if !finite(c) || c < 0 {
 				ps.add(indexPath("capacity_history", i), "must be a finite number >= 0, got %g", c)
+			}
+		}
+	}
+	for _, kc := range []struct {
+		name string
+		v    []float64
+	}{{"map_capacity", s.MapCapacity}, {"reduce_capacity", s.ReduceCapacity}} {
+		for i, c := range kc.v {
+			if !finite(c) || c < 0 {
+				ps.add(indexPath(kc.name, i), "must be a finite number >= 0, got %g", c)
 			}
 		}
 	}

@@ -295,6 +295,9 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			}
 		}
 		metrics[r][p] = sim.Summarize(w, res)
+		if f, ok := pol.(interface{ Fallbacks() int }); ok { // policies that solve per decision
+			metrics[r][p].Fallbacks = f.Fallbacks()
+		}
 		makespan[r][p] = res.Makespan
 		return nil
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/coraopt/coraopt/policies/edf"
 	"github.com/coraopt/coraopt/policies/fair"
 	"github.com/coraopt/coraopt/policies/fifo"
+	"github.com/coraopt/coraopt/policies/rds"
 	"github.com/coraopt/coraopt/policies/rrh"
 )
 
@@ -20,6 +21,9 @@ var constructors = map[string]func() policies.Policy{
 	"edf":   func() policies.Policy { return edf.New() },
 	"edf-n": func() policies.Policy { return edf.NewNonPreemptive() },
 	"rrh":   func() policies.Policy { return rrh.New() },
+	// RDS with the AR(3) capacity predictor, and with the true future capacity.
+	"rds":       func() policies.Policy { return rds.MustNew(rds.Options{}) },
+	"rds-ideal": func() policies.Policy { return rds.MustNew(rds.Options{Forecast: rds.Ideal}) },
 }
 
 // Names lists the registered policies, sorted.
