@@ -544,4 +544,3 @@ func sbatch(ctx context.Context, dir string, args ...string) (string, error) {
 	}
 	return id, nil
 }
-
