@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -44,6 +45,7 @@ func writeSweepPlots(dir string, m *sweep.Merged) error {
 		p.Y.Label.Text = x.title
 		p.Legend.Top = true
 		p.Add(plotter.NewGrid())
+		ylo, yhi := math.Inf(1), math.Inf(-1)
 		for pi, pol := range policies {
 			var pts plotter.XYs
 			var errs plotter.YErrors
@@ -58,6 +60,7 @@ func writeSweepPlots(dir string, m *sweep.Merged) error {
 					if st.CI95 != nil {
 						lo, hi = st.CI95[0], st.CI95[1]
 					}
+					ylo, yhi = min(ylo, lo), max(yhi, hi)
 					pts = append(pts, plotter.XY{X: float64(wi*(P+1) + pi), Y: st.Mean})
 					errs = append(errs, struct{ Low, High float64 }{Low: st.Mean - lo, High: hi - st.Mean})
 				}
@@ -80,7 +83,19 @@ func writeSweepPlots(dir string, m *sweep.Merged) error {
 			}
 			dots.Color, dots.Shape, dots.Radius = plotutil.Color(pi), draw.CircleGlyph{}, vg.Points(4)
 			p.Add(bars, dots)
-			p.Legend.Add(pol, dots)
+			if len(workloads) > 1 {
+				p.Legend.Add(pol, dots)
+			}
+		}
+		// Room around the intervals (and above them for the legend), so no cap sits on
+		// the frame.
+		r := yhi - ylo
+		if r == 0 {
+			r = max(math.Abs(yhi), 1) / 10
+		}
+		p.Y.Min, p.Y.Max = ylo-0.08*r, yhi+0.08*r
+		if len(workloads) > 1 {
+			p.Y.Max += 0.08 * r * float64(P)
 		}
 		var ticks []gplot.Tick
 		if len(workloads) == 1 {
