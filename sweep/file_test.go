@@ -113,7 +113,6 @@ func TestParseLimits(t *testing.T) {
 	}
 }
 
-
 // The published schema and Parse agree on the corpus in testdata/files: every good-*.json
 // passes both; every bad-*.json fails both, except the go-only-* files, which break
 // rules a schema cannot state (the registry's policy names, repeats) and fail Parse only.
