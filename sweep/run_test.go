@@ -22,7 +22,7 @@ import (
 
 // loadTiny is a small grid: one 12-job cora workload (generator) and one file, three
 // policies, three seeds; extra adds top-level fields.
-func loadTiny(t *testing.T, extra string) *Sweep {
+func loadTiny(t testing.TB, extra string) *Sweep {
 	t.Helper()
 	dir := t.TempDir()
 	w, err := workload.RUSHWorkload(8, 5, 1.5)
