@@ -46,6 +46,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags $(TAGS) ./...
+	$(GO) vet -tags slurm ./internal/cli
 
 clean:
 	rm -rf bin

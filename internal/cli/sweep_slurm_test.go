@@ -41,6 +41,72 @@ func moduleRoot(t *testing.T) string {
 	}
 }
 
+// buildCoraopt builds the binary the Slurm jobs run into dir.
+func buildCoraopt(t *testing.T, root, dir string) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
+	}
+	bin := filepath.Join(dir, "coraopt")
+	build := exec.Command(goBin, "build", "-o", bin, "./cmd/coraopt")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// A shard killed by SIGKILL midway (as Slurm does after a time limit's grace period)
+// and run again completes only the cells it had not written, and its part then merges
+// like an uninterrupted one. (The tag only because the binary is built here.)
+func TestSweepSlurmKilledShardResumes(t *testing.T) {
+	work := t.TempDir()
+	bin := buildCoraopt(t, moduleRoot(t), work)
+	sweepPath := filepath.Join(work, "baselines.json")
+	doc := `{"workloads": [{"family": "cora", "jobs": 100, "seed": 1}], "policies": ["fifo", "fair", "edf", "rrh"], "replications": 50}`
+	if err := os.WriteFile(sweepPath, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	part := filepath.Join(work, "part.jsonl")
+	run := exec.Command(bin, "sweep", "run", sweepPath, "--shard", "1/4", "--workers", "1", "--out", part)
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for range maxPolls * 10 {
+		data, _ := os.ReadFile(part)
+		if lines = strings.Count(string(data), "\n"); lines >= 10 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := run.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	run.Wait()
+	data, _ := os.ReadFile(part)
+	kept := strings.Count(string(data), "\n")
+	if kept < 10 || kept >= 50 {
+		t.Fatalf("killed with %d of 50 cells written: not midway", kept)
+	}
+	again := exec.Command(bin, "sweep", "run", sweepPath, "--shard", "1/4", "--workers", "2", "--out", part)
+	var errOut bytes.Buffer
+	again.Stderr = &errOut
+	if err := again.Run(); err != nil {
+		t.Fatalf("rerun: %v\n%s", err, errOut.String())
+	}
+	if want := fmt.Sprintf("%d cells run, %d already recorded, 0 left", 50-kept, kept); !strings.Contains(errOut.String(), want) {
+		t.Fatalf("rerun after %d cells: %s (want %q)", kept, errOut.String(), want)
+	}
+	t.Logf("killed after %d cells; the rerun: %s", kept, strings.TrimSpace(errOut.String()))
+	ref := filepath.Join(work, "ref.jsonl")
+	cli(t, 0, "sweep", "run", sweepPath, "--shard", "1/4", "--out", ref)
+	if a, b := withoutTimingLines(t, readFile(t, ref)), withoutTimingLines(t, readFile(t, part)); a != b {
+		t.Fatalf("the resumed part differs from an uninterrupted one:\n%s", cmp.Diff(a, b))
+	}
+}
+
 // withoutTimingLines rewrites JSON Lines of records without their timing.
 func withoutTimingLines(t *testing.T, data string) string {
 	t.Helper()
@@ -80,16 +146,7 @@ func canonical(t *testing.T, doc string) []byte {
 func TestSweepSlurm(t *testing.T) {
 	root := moduleRoot(t)
 	work := t.TempDir()
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
-	}
-	bin := filepath.Join(work, "coraopt")
-	build := exec.Command(goBin, "build", "-o", bin, "./cmd/coraopt")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCoraopt(t, root, work)
 
 	// Slurm up (its state in a directory of its own), down at the end by PID.
 	state := filepath.Join(work, "slurm")
