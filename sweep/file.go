@@ -483,8 +483,13 @@ func integer(ps *problems, path string, v any, lo, hi int64) (int64, bool) {
 	}
 	x, err := n.Int64()
 	if err != nil {
-		ps.add(path, "must be an integer from %d to %d, got %s", lo, hi, n)
-		return 0, false
+		// JSON Schema counts 1e3 and 100.0 as integers; so does the sweep file.
+		f, ferr := n.Float64()
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) >= math.Ldexp(1, 63) {
+			ps.add(path, "must be an integer from %d to %d, got %s", lo, hi, n)
+			return 0, false
+		}
+		x = int64(f)
 	}
 	if x < lo || x > hi {
 		ps.add(path, "must be from %d to %d, got %d", lo, hi, x)

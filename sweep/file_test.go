@@ -39,7 +39,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("label %q", got)
 	}
 	// replications from a first seed; defaults.
-	f, err = Parse([]byte(`{"workloads": [{"family": "cora", "jobs": 5}], "policies": ["rrh"], "replications": 3, "seed": 10}`))
+	f, err = Parse([]byte(`{"workloads": [{"family": "cora", "jobs": 5e0}], "policies": ["rrh"], "replications": 3.0, "seed": 10}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,5 +195,18 @@ func TestPolicyLabel(t *testing.T) {
 	}
 	if got := (PolicySpec{Name: "fifo"}).Label(); got != "fifo" {
 		t.Fatalf("label %s", got)
+	}
+}
+
+// Integral numbers past int64 are out of range, not wrapped around to negative seeds.
+func TestParseHugeIntegers(t *testing.T) {
+	for _, doc := range []string{
+		`{"workloads": ["a"], "policies": ["fifo"], "seeds": [9223372036854775808.0]}`,
+		`{"workloads": ["a"], "policies": ["fifo"], "seeds": [1e19]}`,
+		`{"workloads": ["a"], "policies": ["fifo"], "seeds": [-1e0]}`,
+	} {
+		if f, err := Parse([]byte(doc)); err == nil || !strings.Contains(err.Error(), "seeds[0]: must be") {
+			t.Errorf("%s: %v %+v", doc, err, f)
+		}
 	}
 }
