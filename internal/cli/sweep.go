@@ -405,7 +405,9 @@ submitted with --dependency=afterok on the array), and submit.sh, which submits 
 With --submit coraopt runs those two sbatch calls itself and prints the job ids.
 
 The directory, the sweep file and the coraopt binary must be on a file system every
-node sees. A requeued or resubmitted array task resumes its part file.
+node sees. A requeued or resubmitted array task resumes its part file. Clusters cap an
+array's size (MaxArraySize, 1001 by default): keep --shards below it and give each
+shard more cells and --cpus instead.
 
 Example:
   coraopt sweep slurm baselines.json --shards 16 --cpus 4 --time 01:00:00 --partition short --submit`,
