@@ -70,6 +70,15 @@ stop_pidfile() {
 cmd_stop() {
   local dir=$1
   [ -d "$dir" ] || return 0
+  # Jobs still running would leave their slurmstepd behind: cancel them first.
+  if [ -f "$dir/slurm.conf" ] && [ -f "$dir/slurmctld.pid" ] && kill -0 "$(cat "$dir/slurmctld.pid")" 2>/dev/null; then
+    SLURM_CONF="$dir/slurm.conf" scancel --user="$(id -un)" 2>/dev/null || true
+    local i
+    for i in $(seq 1 50); do
+      [ -z "$(SLURM_CONF="$dir/slurm.conf" squeue -h 2>/dev/null)" ] && break
+      sleep 0.1
+    done
+  fi
   stop_pidfile "$dir/slurmd.pid"
   stop_pidfile "$dir/slurmctld.pid"
   stop_pidfile "$dir/munge/munged.pid"
@@ -89,8 +98,6 @@ cmd_start() {
   host=$(hostname -s)
   cpus=${SLURM_LOCAL_CPUS:-$(nproc)}
   polls=${SLURM_LOCAL_WAIT:-240}
-  ctlport=$(free_port) || die "no free port for slurmctld"
-  dport=$(free_port "$ctlport") || die "no free port for slurmd"
   mkdir -p "$dir/munge" "$dir/state" "$dir/spool/$host" "$dir/log"
   chmod 0700 "$dir/munge"
 
@@ -102,7 +109,8 @@ cmd_start() {
     --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" ||
     die "munged did not start (log: $dir/log/munged.log)"
 
-  cat >"$dir/slurm.conf" <<EOF
+  write_conf() {
+    cat >"$dir/slurm.conf" <<EOF
 # Written by scripts/slurm-local.sh: a one-node cluster for tests.
 ClusterName=coraopt-local
 SlurmctldHost=$host(127.0.0.1)
@@ -135,41 +143,69 @@ SlurmdTimeout=30
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
-  # Slurm 22.05's slurmd loads a cgroup plugin even with proctrack/linuxproc and
-  # task/none; autodetect picks v1 or v2, and on v2 without systemd it must not ask
-  # systemd for a scope.
-  printf 'CgroupPlugin=autodetect\nIgnoreSystemd=yes\n' >"$dir/cgroup.conf"
+    # Slurm 22.05's slurmd loads a cgroup plugin even with proctrack/linuxproc and
+    # task/none; autodetect picks v1 or v2, and on v2 without systemd it must not ask
+    # systemd for a scope.
+    printf 'CgroupPlugin=autodetect\nIgnoreSystemd=yes\n' >"$dir/cgroup.conf"
+  }
   export SLURM_CONF="$dir/slurm.conf"
-  "$(sbin slurmctld)" -f "$SLURM_CONF" -i || die "slurmctld did not start (log: $dir/log/slurmctld.log)"
-  "$(sbin slurmd)" -f "$SLURM_CONF" -N "$host" || die "slurmd did not start (log: $dir/log/slurmd.log)"
+  # A port found free can be taken before the daemon binds it: try again with others.
+  local attempt
+  for attempt in 1 2 3; do
+    ctlport=$(free_port) || die "no free port for slurmctld"
+    dport=$(free_port "$ctlport") || die "no free port for slurmd"
+    write_conf
+    if start_daemons "$dir" "$host" "$polls"; then
+      log "up in $((SECONDS - t0)) s: node $host ($cpus CPUs), slurmctld port $ctlport, slurmd port $dport, state in $dir"
+      echo "export SLURM_CONF=$dir/slurm.conf"
+      return 0
+    fi
+    log "attempt $attempt failed; last lines of the logs:"
+    tail -n 20 "$dir/log/slurmctld.log" "$dir/log/slurmd.log" "$dir/log/munged.log" >&2 || true
+    stop_pidfile "$dir/slurmd.pid"
+    stop_pidfile "$dir/slurmctld.pid"
+    for f in slurmctld slurmd; do [ -f "$dir/log/$f.log" ] && mv "$dir/log/$f.log" "$dir/log/$f.attempt-$attempt.log"; done
+    rm -rf "$dir/state" "$dir/spool"
+    mkdir -p "$dir/state" "$dir/spool/$host"
+  done
+  cmd_stop "$dir"
+  die "Slurm did not come up (logs in $dir/log)"
+}
 
-  local i state=""
+# start_daemons starts slurmctld and slurmd and waits until the node takes jobs; it
+# fails early when either daemon has died.
+start_daemons() {
+  local dir=$1 host=$2 polls=$3 i f pid state=""
+  "$(sbin slurmctld)" -f "$SLURM_CONF" -i || return 1
+  "$(sbin slurmd)" -f "$SLURM_CONF" -N "$host" || return 1
   for i in $(seq 1 "$polls"); do
     state=$(sinfo -h -N -n "$host" -o '%T' 2>/dev/null || true)
     case "$state" in
-      idle|idle\*|mixed|allocated) break ;;
+      idle|mixed|allocated) return 0 ;;
     esac
+    if [ "$i" -gt 4 ]; then
+      for f in slurmctld slurmd; do
+        pid=$(cat "$dir/$f.pid" 2>/dev/null || true)
+        if [ -z "$pid" ] || ! kill -0 "$pid" 2>/dev/null; then
+          log "$f is not running"
+          return 1
+        fi
+      done
+    fi
     sleep 0.5
   done
-  case "$state" in
-    idle|mixed|allocated) ;;
-    *)
-      log "node state '${state:-none}' after $polls polls; last lines of the logs:"
-      tail -n 20 "$dir/log/slurmctld.log" "$dir/log/slurmd.log" "$dir/log/munged.log" >&2 || true
-      cmd_stop "$dir"
-      die "Slurm did not come up"
-      ;;
-  esac
-  log "up in $((SECONDS - t0)) s: node $host ($cpus CPUs), slurmctld port $ctlport, slurmd port $dport, state in $dir"
-  echo "export SLURM_CONF=$dir/slurm.conf"
+  log "node state '${state:-none}' after $polls polls"
+  return 1
 }
 
+RUN_DIR=
 cmd_run() {
-  local dir rc=0
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/slurm-local.XXXXXX")
-  trap 'cmd_stop "$dir"; rm -rf "$dir"' EXIT
-  cmd_start "$dir" >/dev/null
-  SLURM_CONF="$dir/slurm.conf" "$@" || rc=$?
+  local rc=0
+  RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/slurm-local.XXXXXX")
+  # A global, not a local: the EXIT trap runs after this function has returned.
+  trap 'cmd_stop "$RUN_DIR"; rm -rf "$RUN_DIR"' EXIT
+  cmd_start "$RUN_DIR" >/dev/null
+  SLURM_CONF="$RUN_DIR/slurm.conf" "$@" || rc=$?
   return $rc
 }
 
