@@ -105,7 +105,7 @@ func parseShard(v string) (k, n int, err error) {
 	return k, n, nil
 }
 
-func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string) error {
+func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string) (retErr error) {
 	k, n, err := parseShard(o.shard)
 	if err != nil {
 		return err
@@ -123,7 +123,11 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 		if err != nil {
 			return usageErr(err)
 		}
-		defer f.Close()
+		defer func() {
+			if cerr := f.Close(); cerr != nil && retErr == nil {
+				retErr = failed(fmt.Errorf("closing %s: %w", o.out, cerr))
+			}
+		}()
 		out, done = f, d
 	}
 	opt := sweep.RunOptions{Shard: k, Shards: n, Workers: o.workers, Done: done}
