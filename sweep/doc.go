@@ -4,7 +4,7 @@
 // Kubernetes Indexed Jobs), written as JSON Lines that resume after a kill, and merged
 // into per policy × workload aggregates that do not depend on how the grid was cut.
 //
-// The papers evaluate exactly such grids (cora.txt §III-C, rush.txt §V-B, rds.txt §V);
+// The papers evaluate exactly such grids (cora.txt §III-C, rush.txt §V, rds.txt §6);
 // a cell is one `coraopt simulate` run (sim.Measure), optionally scored against the
 // offline bound (sim.Bound) of its own trace.
 //
