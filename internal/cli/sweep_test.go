@@ -265,3 +265,24 @@ func TestSweepSlurmSubmit(t *testing.T) {
 	}
 	cli(t, 2, "sweep", "slurm", sweepPath, "--shards", "0")
 }
+
+// The merge of two fixed parts (testdata/sweep, from grid.json: 2 workloads × 2
+// policies × 3 seeds with the bound) in each output format, byte for byte; the parts
+// are inputs here, so the timing figures are fixed too. Regenerate with -update.
+func TestSweepMergeGolden(t *testing.T) {
+	parts := []string{"testdata/sweep/part-1.jsonl", "testdata/sweep/part-0.jsonl"}
+	for _, format := range []string{"json", "table", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			out, _ := cli(t, 0, append(append([]string{"sweep", "merge"}, parts...), "-o", format)...)
+			golden := "testdata/sweep/merged." + format
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(readFile(t, golden), out); diff != "" {
+				t.Fatalf("output changed (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
