@@ -286,3 +286,52 @@ func TestSweepMergeGolden(t *testing.T) {
 		})
 	}
 }
+
+// A cell whose run cannot finish records its error: the run goes on, exits 1 naming it,
+// a rerun does not repeat it, and merge lists it apart from the aggregates (exit 1).
+func TestSweepFailedCell(t *testing.T) {
+	dir := t.TempDir()
+	stuck := `{"cluster": {"pools": [{"name": "c", "slots": 1}], "capacity": [[0, {"c": 1}], [5, {"c": 0}]]},
+	 "jobs": [{"id": "a", "deadline": 100, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]},
+	          {"id": "b", "arrival": 10, "deadline": 100, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]}]}`
+	ok := `{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [{"id": "a", "deadline": 100, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]}]}`
+	os.WriteFile(filepath.Join(dir, "stuck.json"), []byte(stuck), 0o644)
+	os.WriteFile(filepath.Join(dir, "ok.json"), []byte(ok), 0o644)
+	sweepPath := filepath.Join(dir, "s.json")
+	os.WriteFile(sweepPath, []byte(`{"workloads": ["ok.json", "stuck.json"], "policies": ["fifo"], "seeds": [1, 2]}`), 0o644)
+	part := filepath.Join(dir, "p.jsonl")
+	_, errOut := cli(t, 1, "sweep", "run", sweepPath, "--out", part)
+	if !strings.Contains(errOut, "4 cells run") || !strings.Contains(errOut, "2 cells recorded an error") || !strings.Contains(errOut, "cell 2 (stuck.json, fifo, seed 1): ") || !strings.Contains(errOut, "job b never completed") {
+		t.Fatalf("run: %s", errOut)
+	}
+	_, errOut = cli(t, 0, "sweep", "run", sweepPath, "--out", part)
+	if !strings.Contains(errOut, "0 cells run, 4 already recorded") {
+		t.Fatalf("rerun: %s", errOut)
+	}
+	out, errOut := cli(t, 1, "sweep", "merge", part, "-o", "json")
+	var m struct {
+		Groups []struct{ Workload string }
+		Failed []struct {
+			Cell  int
+			Error string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Groups) != 1 || m.Groups[0].Workload != "ok.json" || len(m.Failed) != 2 || m.Failed[1].Cell != 3 || !strings.Contains(errOut, "left out of the aggregates") {
+		t.Fatalf("merge: %s\n%s", out, errOut)
+	}
+}
+
+// On a terminal `sweep run --out` shows a progress bar on stderr and nothing on stdout.
+func TestSweepRunProgressOnTerminal(t *testing.T) {
+	sweepPath := writeSweep(t, `{"workloads": ["w.json"], "policies": ["fifo"], "seeds": [1, 2, 3]}`)
+	var out, errOut strings.Builder
+	code := Main(context.Background(), []string{"sweep", "run", sweepPath, "--out", filepath.Join(t.TempDir(), "p.jsonl")},
+		Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, IsTerminal: true})
+	if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "shard 0/1") || !strings.Contains(errOut.String(), "(1/3") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
