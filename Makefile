@@ -1,8 +1,8 @@
 # coraopt — build, test and benchmark.
 #
 #   make build   the coraopt binary with every backend (./bin/coraopt)
-#   make test    install the C libraries (scripts/install-deps.sh), then run every test,
-#                cgo backends included
+#   make test    install the C libraries and Slurm (scripts/install-deps.sh), then run every
+#                test, cgo backends included, and the sweep test on a local Slurm (tag slurm)
 #   make deps    only install the C libraries (idempotent; seconds when already done)
 #   make bench   Go benchmarks for the performance targets (see README "Performance")
 #   make lint    gofmt and go vet, with and without the cgo tags
@@ -37,6 +37,7 @@ build: deps
 test: deps
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) test -tags $(TAGS) -count=1 -timeout 30m ./...
+	$(GO) test -tags slurm -count=1 -timeout 30m -run Slurm -v ./internal/cli
 
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m ./...
@@ -45,6 +46,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags $(TAGS) ./...
+	$(GO) vet -tags slurm ./internal/cli
 
 clean:
 	rm -rf bin

@@ -4,6 +4,9 @@
 #   lp_solve 5.5  Debian package liblpsolve55-dev (+ libsuitesparse-dev for colamd).
 #   HiGHS 1.10.0  built from Debian trixie's source package into a cache prefix,
 #                 because Debian 12 does not package it.
+#   Slurm, munge  Debian packages slurmctld slurmd slurm-client munge, for the tagged sweep
+#                 test (scripts/slurm-local.sh starts them by hand; no systemd is used and
+#                 the packages' own services are not started).
 #
 # Idempotent: a second run checks and exits in seconds. The mirror is taken from this
 # machine's own apt configuration; the system's apt lists are never touched (a private
@@ -63,6 +66,11 @@ C
   touch "$lp_stamp"
   log "lp_solve: ok"
 fi
+
+# ---------------------------------------------------------------- Slurm
+# policy-rc.d may refuse to start the packages' services on a machine without an init
+# system; that is fine: scripts/slurm-local.sh runs the daemons itself.
+apt_install slurmctld slurmd slurm-client munge
 
 # ---------------------------------------------------------------- HiGHS
 highs_ok() {

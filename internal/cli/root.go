@@ -136,6 +136,7 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newBenchCmd(s, g),
 		newGenCmd(s, g),
 		newSimulateCmd(s, g),
+		newSweepCmd(s, g),
 	)
 	return root
 }

@@ -282,23 +282,19 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	pool(R*P, func(k int) error {
 		r, p := k/P, k%P
 		pol, _ := all.New(names[p])
-		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true, Record: o.check})
-		if err := policyErr(pol); err != nil {
-			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), err)) // a workload the policy cannot model: exit 2
-		}
-		if err != nil {
+		m, err := sim.Measure(ctx, w, pol, o.seed+uint64(r), o.check)
+		var broken *sim.InvariantError
+		var unsupported *sim.UnsupportedError
+		switch {
+		case errors.As(err, &unsupported):
+			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), unsupported.Err)) // a workload the policy cannot model: exit 2
+		case errors.As(err, &broken):
+			return failed(err)
+		case err != nil:
 			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
 		}
-		if o.check {
-			if err := sim.CheckInvariants(w, o.seed+uint64(r), res); err != nil {
-				return failed(fmt.Errorf("%s, seed %d: the simulator broke an invariant (a bug, please report it):\n%w", names[p], o.seed+uint64(r), err))
-			}
-		}
-		metrics[r][p] = sim.Summarize(w, res)
-		if f, ok := pol.(interface{ Fallbacks() int }); ok { // policies that solve per decision
-			metrics[r][p].Fallbacks = f.Fallbacks()
-		}
-		makespan[r][p] = res.Makespan
+		metrics[r][p] = m
+		makespan[r][p] = m.Makespan
 		return nil
 	})
 	bounds := make([]*sim.BoundResult, R)

@@ -8,19 +8,9 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/coraopt/coraopt/plot"
-	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/workload"
 )
-
-// policyErr is the problem a policy adapter met during a run (policies/woha and
-// policies/rtmr report a workload they cannot model through Err), or nil.
-func policyErr(p policies.Policy) error {
-	if e, ok := p.(interface{ Err() error }); ok {
-		return e.Err()
-	}
-	return nil
-}
 
 // writeWorkflowAdmissionTables prints the workflow outcomes (woha.txt §VI) and the
 // admission measures (rtmr.txt §V) of the policies that have them.

@@ -1,0 +1,34 @@
+// Package sweep owns coraopt's sweeps (DESIGN.md, "Simulator", replications and
+// sweeps): a grid of workloads × policies (with parameters) × seeds read from a sweep
+// file, run cell by cell on a worker pool, sharded by cell index for job arrays (Slurm,
+// Kubernetes Indexed Jobs), written as JSON Lines that resume after a kill, and merged
+// into per policy × workload aggregates that do not depend on how the grid was cut.
+//
+// The papers evaluate exactly such grids (cora.txt §III-C, rush.txt §V, rds.txt §6);
+// a cell is one `coraopt simulate` run (sim.Measure), optionally scored against the
+// offline bound (sim.Bound) of its own trace.
+//
+// # Cell order
+//
+// With W workloads, P policies and S seeds, in the order the sweep file lists them, cell
+// i is workload w, policy p, seed s with i = (w·P + p)·S + s: seeds vary fastest, then
+// policies, then workloads. Shard K of N holds the cells with i mod N = K. Appending a
+// seed, a policy or a workload renumbers cells, so a sweep file's fingerprint (every
+// record carries it) changes with anything that changes the grid or its results, and
+// resuming or merging refuses records of another sweep.
+//
+// # Determinism
+//
+// A record holds the cell's parameters and metrics, which depend only on the workload,
+// the policy and its parameters, and the seed; wall-clock figures (run time, decision
+// times) are kept under "timing" keys only. Run writes a shard's records in cell order
+// whatever the number of workers, and Merge orders cells and groups by cell index, so
+// one unsharded run and any set of shards merge to the same bytes outside "timing".
+//
+// # The bound
+//
+// With "bound": true each cell computes the offline bound of its own seed's trace with a
+// horizon reaching past its own run (sim.Bound with until = the run's makespan) and
+// reports the run's gap to it. A cell needs no other cell, so shards share nothing; the
+// bound of a shorter horizon is never looser, and it is a proven bound for that run.
+package sweep

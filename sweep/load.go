@@ -1,0 +1,153 @@
+package sweep
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
+)
+
+// Sweep is a sweep file with its workloads loaded: the grid, ready to run.
+type Sweep struct {
+	File
+	// Workload holds the loaded workloads, in File.Workloads order.
+	Workload []*workload.Workload
+	// Fingerprint identifies the grid and everything its records depend on (the
+	// workloads' contents, policies and parameters, seeds, bound, slot, metrics, check);
+	// every record carries it.
+	Fingerprint string
+}
+
+// Load parses the sweep file at path and loads its workloads (files relative to the
+// sweep file's directory, generators run). Bad input yields a *sched.ValidationError
+// naming the JSON path (a workload file's own problems under workloads[i]).
+func Load(path string) (*Sweep, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: %w", err)
+	}
+	f, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return f.Resolve(filepath.Dir(path))
+}
+
+// Resolve loads f's workloads, reading relative paths from dir.
+func (f *File) Resolve(dir string) (*Sweep, error) {
+	s := &Sweep{File: *f}
+	var ps problems
+	hashes := make([]string, len(f.Workloads))
+	for i, spec := range f.Workloads {
+		at := fmt.Sprintf("workloads[%d]", i)
+		w, err := spec.load(dir)
+		if err != nil {
+			var ve *sched.ValidationError
+			if errors.As(err, &ve) {
+				for _, p := range ve.Problems {
+					ps.add(at, "%s: %s", spec.Label(), p.String())
+				}
+			} else {
+				ps.add(at, "%v", err)
+			}
+			continue
+		}
+		var buf bytes.Buffer
+		if err := workload.Encode(&buf, w); err != nil {
+			ps.add(at, "%v", err)
+			continue
+		}
+		sum := sha256.Sum256(buf.Bytes())
+		hashes[i] = hex.EncodeToString(sum[:])
+		s.Workload = append(s.Workload, w)
+	}
+	if len(ps) > 0 {
+		return nil, &sched.ValidationError{Problems: ps}
+	}
+	s.Fingerprint = fingerprint(f, hashes)
+	return s, nil
+}
+
+func (w WorkloadSpec) load(dir string) (*workload.Workload, error) {
+	switch w.Family {
+	case "":
+		p := w.Path
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return workload.DecodeFile(p)
+	case "cora":
+		return workload.CORAWorkload(w.Jobs, w.Seed)
+	case "rush":
+		return workload.RUSHWorkload(w.Jobs, w.Seed, w.BudgetRatio)
+	case "rds":
+		return workload.RDSWorkload(w.Jobs, w.Seed)
+	}
+	return nil, fmt.Errorf("unknown family %q", w.Family)
+}
+
+// fingerprint hashes what the records depend on. The sweep's name and the workloads'
+// paths are left out of the results but not of the labels records carry, so they are in.
+func fingerprint(f *File, workloadHashes []string) string {
+	type pol struct {
+		Name   string         `json:"name"`
+		Params map[string]any `json:"params,omitempty"`
+	}
+	type wl struct {
+		Label  string `json:"label"`
+		SHA256 string `json:"sha256"`
+	}
+	doc := struct {
+		Version   int      `json:"version"`
+		Workloads []wl     `json:"workloads"`
+		Policies  []pol    `json:"policies"`
+		Seeds     []uint64 `json:"seeds"`
+		Bound     bool     `json:"bound"`
+		Slot      float64  `json:"slot"`
+		Metrics   []string `json:"metrics"`
+		Check     bool     `json:"check"`
+	}{Version: 1, Seeds: f.Seeds, Bound: f.Bound, Slot: f.Slot, Metrics: f.Metrics, Check: f.Check}
+	for i, w := range f.Workloads {
+		doc.Workloads = append(doc.Workloads, wl{w.Label(), workloadHashes[i]})
+	}
+	for _, p := range f.Policies {
+		doc.Policies = append(doc.Policies, pol{p.Name, p.Params})
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		panic(fmt.Sprintf("sweep: fingerprint: %v", err)) // plain values only: cannot fail
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+// Cell is one point of the grid.
+type Cell struct {
+	Index                    int
+	Workload, Policy, SeedAt int // indices into the sweep file's lists
+}
+
+// NumCells is the grid's size: workloads × policies × seeds.
+func (s *Sweep) NumCells() int { return len(s.Workloads) * len(s.Policies) * len(s.Seeds) }
+
+// Cell returns cell i in the documented order: i = (w·P + p)·S + s.
+func (s *Sweep) Cell(i int) Cell {
+	S, P := len(s.Seeds), len(s.Policies)
+	return Cell{Index: i, SeedAt: i % S, Policy: (i / S) % P, Workload: i / (S * P)}
+}
+
+// ShardCells lists the cells of shard k of n (i mod n = k), ascending.
+func (s *Sweep) ShardCells(k, n int) []int {
+	var out []int
+	for i := k; i < s.NumCells(); i += n {
+		out = append(out, i)
+	}
+	return out
+}

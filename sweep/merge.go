@@ -1,0 +1,263 @@
+package sweep
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Stat summarizes one metric over the seeds of a group: mean, median and the 95%
+// confidence interval of the mean (Student's t with n−1 degrees of freedom; null with
+// one seed, which has no spread).
+type Stat struct {
+	Mean   float64     `json:"mean"`
+	Median float64     `json:"median"`
+	CI95   *[2]float64 `json:"ci95"`
+}
+
+// NewStat summarizes xs (at least one value).
+func NewStat(xs []float64) Stat {
+	s := Stat{Mean: stat.Mean(xs, nil)}
+	sorted := slices.Clone(xs)
+	slices.Sort(sorted)
+	n := len(sorted)
+	if n%2 == 1 {
+		s.Median = sorted[n/2]
+	} else {
+		s.Median = (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	if n >= 2 {
+		sd := stat.StdDev(xs, nil)
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+		h := t * sd / math.Sqrt(float64(n))
+		s.CI95 = &[2]float64{s.Mean - h, s.Mean + h}
+	}
+	return s
+}
+
+// Group aggregates the cells of one workload and one policy (with its parameters) over
+// their seeds.
+type Group struct {
+	Workload     string         `json:"workload"`
+	Policy       string         `json:"policy"` // PolicySpec.Label
+	Params       map[string]any `json:"params,omitempty"`
+	Seeds        int            `json:"seeds"`
+	MinUtility   Stat           `json:"min_utility"`
+	SumUtility   Stat           `json:"sum_utility"`
+	DeadlinesMet Stat           `json:"deadlines_met"`
+	MissPenalty  Stat           `json:"deadline_miss_penalty"`
+	// MinGap and SumGap are the gaps to the bound (sweeps with "bound").
+	MinGap *Stat        `json:"min_gap,omitempty"`
+	SumGap *Stat        `json:"sum_gap,omitempty"`
+	Timing *GroupTiming `json:"timing,omitempty"`
+}
+
+// GroupTiming aggregates the wall-clock figures of a group's cells.
+type GroupTiming struct {
+	DecisionP99Micros Stat `json:"decision_p99_us"`
+	WallSeconds       Stat `json:"wall_seconds"`
+}
+
+// Failed is a cell that recorded an error instead of metrics.
+type Failed struct {
+	Cell     int    `json:"cell"`
+	Workload string `json:"workload"`
+	Policy   string `json:"policy"`
+	Seed     uint64 `json:"seed"`
+	Error    string `json:"error"`
+}
+
+// Merged is `coraopt sweep merge -o json`.
+type Merged struct {
+	Sweep  string   `json:"sweep"`
+	Cells  int      `json:"cells"`
+	Groups []Group  `json:"groups"`
+	Failed []Failed `json:"failed,omitempty"`
+	Timing *struct {
+		// CellSeconds is the cells' summed run time: divided by the sweep's wall time
+		// it is the parallelism achieved.
+		CellSeconds float64 `json:"cell_seconds"`
+	} `json:"timing,omitempty"`
+}
+
+// Source is one part: its name for messages and its records.
+type Source struct {
+	Name string
+	Part *Part
+}
+
+// IncompleteError is a merge that lacks cells or has some twice: the check failed.
+type IncompleteError struct {
+	Cells     int
+	Missing   []int
+	Duplicate []string // "cell 17: a.jsonl:3, b.jsonl:9"
+}
+
+func (e *IncompleteError) Error() string {
+	var parts []string
+	if len(e.Missing) > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d cells missing: %s", len(e.Missing), e.Cells, Ranges(e.Missing)))
+	}
+	if len(e.Duplicate) > 0 {
+		parts = append(parts, fmt.Sprintf("%d cells recorded more than once: %s", len(e.Duplicate), strings.Join(e.Duplicate, "; ")))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Ranges writes ascending integers compactly: 0-9, 12, 15-16.
+func Ranges(xs []int) string {
+	var b strings.Builder
+	for i := 0; i < len(xs); {
+		j := i
+		for j+1 < len(xs) && xs[j+1] == xs[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(xs[i]))
+		if j > i {
+			b.WriteString("-" + strconv.Itoa(xs[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// Join checks that the parts come from one sweep and hold every cell exactly once, and
+// returns the records in cell order. A missing or repeated cell gives an
+// *IncompleteError; records of different sweeps a plain error.
+func Join(parts []Source) ([]*Record, error) {
+	var first *Record
+	var firstAt string
+	for _, src := range parts {
+		for j, rec := range src.Part.Records {
+			if first == nil {
+				first, firstAt = rec, fmt.Sprintf("%s:%d", src.Name, src.Part.Line[j])
+				continue
+			}
+			if rec.Sweep != first.Sweep || rec.Cells != first.Cells {
+				return nil, fmt.Errorf("%s:%d is a record of sweep %s (%d cells), %s one of sweep %s (%d cells): parts of different sweeps",
+					src.Name, src.Part.Line[j], rec.Sweep, rec.Cells, firstAt, first.Sweep, first.Cells)
+			}
+		}
+	}
+	if first == nil {
+		return nil, fmt.Errorf("no records in %d part(s)", len(parts))
+	}
+	byCell := make([]*Record, first.Cells)
+	where := make([][]string, first.Cells)
+	for _, src := range parts {
+		for j, rec := range src.Part.Records {
+			byCell[rec.Cell] = rec
+			where[rec.Cell] = append(where[rec.Cell], fmt.Sprintf("%s:%d", src.Name, src.Part.Line[j]))
+		}
+	}
+	ie := &IncompleteError{Cells: first.Cells}
+	for i, w := range where {
+		switch {
+		case len(w) == 0:
+			ie.Missing = append(ie.Missing, i)
+		case len(w) > 1:
+			ie.Duplicate = append(ie.Duplicate, fmt.Sprintf("cell %d: %s", i, strings.Join(w, ", ")))
+		}
+	}
+	if len(ie.Missing) > 0 || len(ie.Duplicate) > 0 {
+		return nil, ie
+	}
+	return byCell, nil
+}
+
+// Aggregate groups the records (in cell order, as Join returns them) per workload and
+// policy, in order of their first cell, and summarizes each metric over the seeds.
+// Failed cells are listed and left out of their group. With timing false the result has
+// no wall-clock figures, so its bytes depend on nothing but the sweep.
+func Aggregate(recs []*Record, timing bool) (*Merged, error) {
+	m := &Merged{Sweep: recs[0].Sweep, Cells: len(recs), Groups: []Group{}}
+	type acc struct {
+		g                                     Group
+		minU, sumU, met, pen, minG, sumG, p99 []float64
+		wall                                  []float64
+	}
+	var order []string
+	groups := map[string]*acc{}
+	cellSeconds := 0.0
+	for _, r := range recs {
+		key := r.Workload + "\x00" + r.Label()
+		a := groups[key]
+		if a == nil {
+			a = &acc{g: Group{Workload: r.Workload, Policy: r.Label(), Params: r.Params}}
+			groups[key] = a
+			order = append(order, key)
+		}
+		if r.Timing != nil {
+			cellSeconds += r.Timing.WallSeconds + r.Timing.BoundSeconds
+		}
+		if r.Error != "" {
+			m.Failed = append(m.Failed, Failed{Cell: r.Cell, Workload: r.Workload, Policy: r.Label(), Seed: r.Seed, Error: r.Error})
+			continue
+		}
+		get := func(k string) (float64, error) {
+			raw, ok := r.Metrics[k]
+			if !ok {
+				return 0, fmt.Errorf("cell %d has no metric %s", r.Cell, k)
+			}
+			var x float64
+			if err := json.Unmarshal(raw, &x); err != nil {
+				return 0, fmt.Errorf("cell %d: metric %s: %w", r.Cell, k, err)
+			}
+			return x, nil
+		}
+		vals := make([]float64, len(aggregated))
+		for k, name := range aggregated {
+			x, err := get(name)
+			if err != nil {
+				return nil, err
+			}
+			vals[k] = x
+		}
+		a.minU, a.sumU, a.met, a.pen = append(a.minU, vals[0]), append(a.sumU, vals[1]), append(a.met, vals[2]), append(a.pen, vals[3])
+		if raw, ok := r.Metrics["vs_bound"]; ok {
+			var vb struct {
+				MinGap float64 `json:"min_gap"`
+				SumGap float64 `json:"sum_gap"`
+			}
+			if err := json.Unmarshal(raw, &vb); err != nil {
+				return nil, fmt.Errorf("cell %d: vs_bound: %w", r.Cell, err)
+			}
+			a.minG, a.sumG = append(a.minG, vb.MinGap), append(a.sumG, vb.SumGap)
+		}
+		if r.Timing != nil {
+			a.p99, a.wall = append(a.p99, r.Timing.DecisionP99Micros), append(a.wall, r.Timing.WallSeconds)
+		}
+	}
+	for _, key := range order {
+		a := groups[key]
+		if len(a.minU) == 0 {
+			continue // every cell failed: listed under failed
+		}
+		g := a.g
+		g.Seeds = len(a.minU)
+		g.MinUtility, g.SumUtility, g.DeadlinesMet, g.MissPenalty = NewStat(a.minU), NewStat(a.sumU), NewStat(a.met), NewStat(a.pen)
+		if len(a.minG) == len(a.minU) {
+			x, y := NewStat(a.minG), NewStat(a.sumG)
+			g.MinGap, g.SumGap = &x, &y
+		}
+		if timing && len(a.p99) > 0 {
+			g.Timing = &GroupTiming{DecisionP99Micros: NewStat(a.p99), WallSeconds: NewStat(a.wall)}
+		}
+		m.Groups = append(m.Groups, g)
+	}
+	if timing {
+		m.Timing = &struct {
+			CellSeconds float64 `json:"cell_seconds"`
+		}{cellSeconds}
+	}
+	return m, nil
+}

@@ -1,0 +1,132 @@
+package sweep
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// MaxRecordBytes bounds one line of a part file (a record keeping "jobs" of a large
+// workload is the longest).
+const MaxRecordBytes = 256 << 20
+
+// Part is what a part file holds.
+type Part struct {
+	Records []*Record
+	// Line is each record's 1-based line number, for messages.
+	Line []int
+	// Valid is the length of the prefix of complete, well-formed lines; Torn is true
+	// when the file ends in a line without its newline (a run killed mid-write), which
+	// is not in Records.
+	Valid int64
+	Torn  bool
+}
+
+// ReadPart reads the JSON Lines of a part file. Only the last line may be torn (no
+// newline at the end); a malformed complete line is an error naming name:line.
+func ReadPart(r io.Reader, name string) (*Part, error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	p := &Part{}
+	line := 0
+	for {
+		data, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			// A long line: gather it whole.
+			buf := bytes.Clone(data)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				if len(buf) > MaxRecordBytes {
+					return nil, fmt.Errorf("%s:%d: a line longer than %d bytes", name, line+1, MaxRecordBytes)
+				}
+				data, err = br.ReadSlice('\n')
+				buf = append(buf, data...)
+			}
+			data = buf
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(data) == 0 {
+			return p, nil
+		}
+		line++
+		if data[len(data)-1] != '\n' {
+			p.Torn = true
+			return p, nil
+		}
+		if len(bytes.TrimSpace(data)) > 0 {
+			rec := &Record{}
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(rec); err != nil {
+				return nil, fmt.Errorf("%s:%d: not a sweep record: %v", name, line, err)
+			}
+			if rec.Sweep == "" || rec.Cells <= 0 || rec.Cell < 0 || rec.Cell >= rec.Cells {
+				return nil, fmt.Errorf("%s:%d: not a sweep record: cell %d of %d, sweep %q", name, line, rec.Cell, rec.Cells, rec.Sweep)
+			}
+			p.Records = append(p.Records, rec)
+			p.Line = append(p.Line, line)
+		}
+		p.Valid += int64(len(data))
+		if errors.Is(err, io.EOF) {
+			return p, nil
+		}
+	}
+}
+
+// OpenPart opens (creating it if absent) the part file of shard k of n for appending
+// and returns the cells it already holds. A torn last line is cut off, so the cell it
+// belonged to runs again. Records of another sweep or another shard, and cells
+// recorded twice, are errors: appending to such a file would corrupt a merge.
+func (s *Sweep) OpenPart(path string, k, n int) (*os.File, map[int]bool, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	p, err := ReadPart(f, path)
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	done := map[int]bool{}
+	for j, rec := range p.Records {
+		switch {
+		case rec.Sweep != s.Fingerprint:
+			err = fmt.Errorf("%s:%d: a record of sweep %s, not of this sweep (%s): use another --out", path, p.Line[j], rec.Sweep, s.Fingerprint)
+		case rec.Cells != s.NumCells():
+			err = fmt.Errorf("%s:%d: a record of a grid of %d cells, this one has %d", path, p.Line[j], rec.Cells, s.NumCells())
+		case rec.Cell%max(n, 1) != k:
+			err = fmt.Errorf("%s:%d: cell %d is not in shard %d/%d", path, p.Line[j], rec.Cell, k, n)
+		case done[rec.Cell]:
+			err = fmt.Errorf("%s:%d: cell %d recorded twice", path, p.Line[j], rec.Cell)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("sweep: %w", err)
+		}
+		done[rec.Cell] = true
+	}
+	if p.Torn {
+		if err := f.Truncate(p.Valid); err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("sweep: cutting the torn last line of %s: %w", path, err)
+		}
+	}
+	if _, err := f.Seek(p.Valid, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	return f, done, nil
+}
+
+// MarshalLine is a record as one line of a part file.
+func MarshalLine(rec *Record) ([]byte, error) {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}

@@ -1,0 +1,240 @@
+package sweep
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/sim"
+)
+
+// Record is one cell's line in a part file (JSON Lines). Everything but Timing is a
+// function of the sweep's fingerprint and the cell index.
+type Record struct {
+	Sweep    string     `json:"sweep"` // the sweep's fingerprint
+	Cell     int        `json:"cell"`
+	Cells    int        `json:"cells"` // the grid's size
+	Workload string     `json:"workload"`
+	Policy   string     `json:"policy"`
+	Params   all.Params `json:"params,omitempty"`
+	Seed     uint64     `json:"seed"`
+	// Metrics are the kept sim.Metrics keys (the sweep file's "metrics") with the bytes
+	// `coraopt simulate -o json` prints for them.
+	Metrics map[string]json.RawMessage `json:"metrics,omitempty"`
+	Bound   *BoundSummary              `json:"bound,omitempty"`
+	// Error is why the cell has no metrics: a run that cannot finish, a broken
+	// invariant, a bound too large. Such a cell is done (rerunning it fails the same way)
+	// and Merge reports it.
+	Error  string  `json:"error,omitempty"`
+	Timing *Timing `json:"timing,omitempty"`
+}
+
+// BoundSummary is the cell's offline bound (the full vector is in the run's vs_bound
+// comparison, not repeated here).
+type BoundSummary struct {
+	MinUtility  float64 `json:"min_utility"`
+	SumUtility  float64 `json:"sum_utility"`
+	Slots       int     `json:"slots"`
+	SlotSeconds float64 `json:"slot_seconds"`
+	Exact       bool    `json:"exact"`
+}
+
+// Timing holds a cell's wall-clock figures: the run's, the bound's and the policy's
+// decision times.
+type Timing struct {
+	WallSeconds        float64 `json:"wall_seconds"`
+	BoundSeconds       float64 `json:"bound_seconds,omitempty"`
+	DecisionMeanMicros float64 `json:"decision_mean_us"`
+	DecisionP99Micros  float64 `json:"decision_p99_us"`
+	DecisionMaxMicros  float64 `json:"decision_max_us"`
+}
+
+// Label is the record's policy label (PolicySpec.Label).
+func (r *Record) Label() string { return PolicySpec{Name: r.Policy, Params: r.Params}.Label() }
+
+// RunCell runs cell i: the policy on the workload under the seed (sim.Measure), then the
+// bound when the sweep asks for it. A failure of the run is recorded in Record.Error; an
+// error is returned only when ctx ends, and then the record must not be kept.
+func (s *Sweep) RunCell(ctx context.Context, i int) (*Record, error) {
+	c := s.Cell(i)
+	ws, ps, seed := s.Workloads[c.Workload], s.Policies[c.Policy], s.Seeds[c.SeedAt]
+	rec := &Record{Sweep: s.Fingerprint, Cell: i, Cells: s.NumCells(), Workload: ws.Label(), Policy: ps.Name, Params: ps.Params, Seed: seed}
+	w := s.Workload[c.Workload]
+	pol, err := all.NewWithParams(ps.Name, ps.Params)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: cell %d: %w", i, err) // Parse constructed it once: cannot happen
+	}
+	started := time.Now()
+	m, err := sim.Measure(ctx, w, pol, seed, s.Check)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		rec.Error = err.Error()
+		return rec, nil
+	}
+	rec.Timing = &Timing{WallSeconds: time.Since(started).Seconds()}
+	if m.Timing != nil {
+		rec.Timing.DecisionMeanMicros, rec.Timing.DecisionP99Micros, rec.Timing.DecisionMaxMicros =
+			m.Timing.DecisionMeanMicros, m.Timing.DecisionP99Micros, m.Timing.DecisionMaxMicros
+	}
+	if s.Bound {
+		bs := time.Now()
+		b, err := sim.Bound(ctx, w, seed, s.Slot, m.Makespan)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
+			rec.Error = "bound: " + err.Error()
+			return rec, nil
+		}
+		rec.Timing.BoundSeconds = time.Since(bs).Seconds()
+		m.CompareToBound(b.SortedUtilities, 1e-12)
+		rec.Bound = &BoundSummary{MinUtility: b.MinUtility, SumUtility: b.SumUtility, Slots: b.Slots, SlotSeconds: b.SlotSeconds, Exact: b.Exact}
+	}
+	rec.Metrics, err = keep(m, s.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("sweep: cell %d: %w", i, err)
+	}
+	return rec, nil
+}
+
+// keep marshals m and keeps the named keys, with the bytes encoding/json gives them.
+func keep(m *sim.Metrics, names []string) (map[string]json.RawMessage, error) {
+	t := m.Timing
+	m.Timing = nil
+	data, err := json.Marshal(m)
+	m.Timing = t
+	if err != nil {
+		return nil, err
+	}
+	var full map[string]json.RawMessage
+	if err := json.Unmarshal(data, &full); err != nil {
+		return nil, err
+	}
+	out := make(map[string]json.RawMessage, len(names))
+	for _, k := range names {
+		if v, ok := full[k]; ok {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// RunOptions select and drive the cells Run runs.
+type RunOptions struct {
+	// Shard K of Shards (i mod Shards = K); Shards 0 means 1.
+	Shard, Shards int
+	// Workers run cells in parallel (default GOMAXPROCS).
+	Workers int
+	// Done are the cells already recorded: Run skips them (resuming).
+	Done map[int]bool
+	// Progress, if set, is called once per finished cell, from one goroutine at a time.
+	Progress func()
+}
+
+// Pending lists the cells of the shard not in opt.Done, ascending.
+func (s *Sweep) Pending(opt RunOptions) []int {
+	var out []int
+	for _, i := range s.ShardCells(opt.Shard, max(opt.Shards, 1)) {
+		if !opt.Done[i] {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Run runs the pending cells of the shard on a pool of workers and hands each record to
+// emit in cell order, whatever the number of workers, as soon as every earlier pending
+// cell has been emitted. When ctx ends Run stops starting cells, emits the finished
+// prefix, and returns ctx's error; a record is never emitted for an interrupted cell. An
+// error from emit stops the run and is returned.
+func (s *Sweep) Run(ctx context.Context, opt RunOptions, emit func(*Record) error) error {
+	if opt.Shards < 0 || opt.Shard < 0 || (opt.Shards > 0 && opt.Shard >= opt.Shards) {
+		return fmt.Errorf("sweep: shard %d of %d: want 0 <= K < N", opt.Shard, opt.Shards)
+	}
+	cells := s.Pending(opt)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(cells), 1))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	type result struct {
+		k   int // position in cells
+		rec *Record
+		err error
+	}
+	jobs := make(chan int)
+	results := make(chan result, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				rec, err := s.RunCell(ctx, cells[k])
+				results <- result{k, rec, err}
+			}
+		}()
+	}
+	go func() {
+		defer close(jobs)
+		for k := range cells {
+			select {
+			case jobs <- k:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(results) }()
+
+	// Reorder: hold finished records until every earlier one is out.
+	held := map[int]*Record{}
+	next := 0
+	var firstErr error
+	for r := range results {
+		if r.err != nil {
+			if firstErr == nil && !errors.Is(r.err, context.Canceled) && !errors.Is(r.err, context.DeadlineExceeded) {
+				firstErr = r.err
+				cancel()
+			}
+			continue
+		}
+		if opt.Progress != nil {
+			opt.Progress()
+		}
+		held[r.k] = r.rec
+		for firstErr == nil {
+			rec, ok := held[next]
+			if !ok {
+				break
+			}
+			delete(held, next)
+			next++
+			if err := emit(rec); err != nil {
+				firstErr = err
+				cancel()
+			}
+		}
+	}
+	if firstErr != nil {
+		return firstErr
+	}
+	if next < len(cells) {
+		// Only an ended context leaves cells unemitted without an error of their own.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("sweep: %d of %d cells did not finish", len(cells)-next, len(cells))
+	}
+	return nil
+}
