@@ -158,7 +158,6 @@ func covered(reported map[string]bool, path string) bool {
 	return false
 }
 
-
 type decoder struct{ ps problemList }
 
 type object = map[string]any
