@@ -56,33 +56,26 @@ func TestExamplesParse(t *testing.T) {
 // TestParseOnlyCatches: the check fails on what it is for — including the export
 // example this test was written for (-o spread.mps, then --out, which did not exist).
 func TestParseOnlyCatches(t *testing.T) {
-	for _, line := range []string{
-		"coraopt export testdata/cora/spread.json --no-such-flag",
-		"coraopt export testdata/cora/spread.json -o spread.mps",
-		"coraopt export testdata/cora/spread.json -z",
-		"coraopt solve a.json b.json",
-		"coraopt slove a.json",
-		"coraopt rs-coverage --reps many",
+	for _, tc := range []struct {
+		line    string
+		wantErr bool
+	}{
+		{"coraopt export testdata/cora/spread.json --no-such-flag", true},
+		{"coraopt export testdata/cora/spread.json -o spread.mps", true},
+		{"coraopt export testdata/cora/spread.json -z", true},
+		{"coraopt solve a.json b.json", true},
+		{"coraopt slove a.json", true},
+		{"coraopt rs-coverage --reps many", true},
+		{"$ ./bin/coraopt verify testdata/cora/spread.json --formulation cora -o table; echo \"exit $?\"", false},
+		{"cat instance.json | coraopt solve - --method mip --solver highs", false},
+		{"coraopt export x.json --formulation cora-final --format mps --out spread.mps", false},
 	} {
-		cmds := commandLines(line)
+		cmds := commandLines(tc.line)
 		if len(cmds) != 1 {
-			t.Fatalf("%q: %d command lines", line, len(cmds))
+			t.Fatalf("%q: %d command lines", tc.line, len(cmds))
 		}
-		if err := parseOnly(cmds[0]); err == nil {
-			t.Errorf("%q passes", line)
-		}
-	}
-	for _, line := range []string{
-		"$ ./bin/coraopt verify testdata/cora/spread.json --formulation cora -o table; echo \"exit $?\"",
-		"cat instance.json | coraopt solve - --method mip --solver highs",
-		"coraopt export x.json --formulation cora-final --format mps --out spread.mps",
-	} {
-		cmds := commandLines(line)
-		if len(cmds) != 1 {
-			t.Fatalf("%q: %d command lines", line, len(cmds))
-		}
-		if err := parseOnly(cmds[0]); err != nil {
-			t.Errorf("%q: %v", line, err)
+		if err := parseOnly(cmds[0]); (err != nil) != tc.wantErr {
+			t.Errorf("%q: error %v, want an error: %t", tc.line, err, tc.wantErr)
 		}
 	}
 	if got := commandLines("qp       coraopt-qp 1.0 (Goldfarb–Idnani dual active set)  yes"); got != nil {

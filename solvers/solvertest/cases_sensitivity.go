@@ -23,6 +23,15 @@ func sensitivityCases() []testCase {
 	}
 }
 
+// signed returns the sign a sensitivity case's objective takes in sense (+1 minimized, −1
+// maximized, so that both senses have the same optimum) and the problem's name.
+func signed(sense model.Sense, base string) (float64, string) {
+	if sense == model.Maximize {
+		return -1, base + "_max"
+	}
+	return 1, base + "_min"
+}
+
 // sensitivityStep is h: small against every model's margin (0.2 or more), large enough
 // that a backend's objective error over 2h stays below DualTol.
 const sensitivityStep = 0.01
@@ -35,10 +44,7 @@ const sensitivityStep = 0.01
 // (−3/2, 1/2) for the maximization, and both reduced costs are 0. Backend tests beyond
 // the suite use it as a small LP with a known answer.
 func LP2(sense model.Sense) *model.Problem {
-	sign, name := 1.0, "lp2_min"
-	if sense == model.Maximize {
-		sign, name = -1, "lp2_max"
-	}
+	sign, name := signed(sense, "lp2")
 	return dense{
 		name:   name,
 		sense:  sense,
@@ -69,10 +75,7 @@ func testLPDualsFiniteDifference(t testing.TB, s solvers.Solver, cfg Config) {
 // report x AtUpper.
 func testLPReducedCostAtUpper(t testing.TB, s solvers.Solver, cfg Config) {
 	for _, sense := range []model.Sense{model.Minimize, model.Maximize} {
-		sign, name := 1.0, "rc_min"
-		if sense == model.Maximize {
-			sign, name = -1, "rc_max"
-		}
+		sign, name := signed(sense, "rc")
 		p := dense{
 			name:  name,
 			sense: sense,
@@ -99,10 +102,7 @@ func testLPReducedCostAtUpper(t testing.TB, s solvers.Solver, cfg Config) {
 // active set.
 func testQPDualsFiniteDifference(t testing.TB, s solvers.Solver, cfg Config) {
 	for _, sense := range []model.Sense{model.Minimize, model.Maximize} {
-		sign, name := 1.0, "qp_fd_min"
-		if sense == model.Maximize {
-			sign, name = -1, "qp_fd_max"
-		}
+		sign, name := signed(sense, "qp_fd")
 		p := dense{
 			name:   name,
 			sense:  sense,
