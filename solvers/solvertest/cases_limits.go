@@ -164,9 +164,9 @@ func busyLP() *model.Problem {
 }
 
 // HardMIP is a MIP that branch and bound does not finish in any reasonable time: a
-// market-split-like system of four equality knapsacks over 40 binaries, infeasible or
-// nearly so, whose LP relaxations are feasible at every node. Backend tests use it to
-// exercise the paths that stop a MIP solve.
+// market-split-like system of four equality knapsacks over 40 binaries, each right-hand
+// side half its row's sum (infeasible or nearly so; neither HiGHS nor lp_solve closes it
+// within minutes). Backend tests use it to exercise the paths that stop a MIP solve.
 func HardMIP() *model.Problem {
 	const n, rows = 40, 4
 	d := dense{name: "hard_mip", c: fill(n, 1), lo: fill(n, 0), up: fill(n, 1)}
