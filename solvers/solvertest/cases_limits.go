@@ -165,8 +165,8 @@ func busyLP() *model.Problem {
 
 // HardMIP is a MIP that branch and bound does not finish in any reasonable time: a
 // market-split-like system of four equality knapsacks over 40 binaries, each right-hand
-// side half its row's sum (infeasible or nearly so: HiGHS 1.10 had explored 14,217 nodes
-// without an incumbent after 20 s, measured). Backend tests use it to exercise the paths
+// side half its row's sum (infeasible or nearly so: HiGHS 1.10 reached a 20 s time limit
+// after 14,217 nodes, measured). Backend tests use it to exercise the paths
 // that stop a MIP solve.
 func HardMIP() *model.Problem {
 	const n, rows = 40, 4
