@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/coraopt/coraopt/formulations/cora"
-	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/certificate"
 )
@@ -35,11 +35,11 @@ import (
 // explanation — which is why FINAL runs only when CORA is asked for.
 func suiteCORA(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Report {
 	var rep Report
-	ex, err := cora.Exact(ctx, in, tas.Options{MaxBranches: v.opt.Budget})
+	ex, err := v.reg.Solve(ctx, solve.Request{Formulation: CORA, Instance: in, Budget: v.opt.Budget})
 	switch {
 	case ctx.Err() != nil:
 		return rep
-	case errors.Is(err, tas.ErrInfeasible):
+	case errors.Is(err, solve.ErrNoSchedule):
 		rep.Add(v.infeasible(ctx, in, CORA, "exact CORA: "+err.Error()))
 		return rep
 	case err != nil:
@@ -84,7 +84,7 @@ func suiteCORA(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Rep
 	if ref == nil || !ref.HasPrimal() {
 		rep.Add(check)
 		for _, n := range finalChecks[1:] {
-			rep.Add(Skip(n, fmt.Sprintf("%s returned no point for FINAL", bs[0].name)))
+			rep.Add(Skip(n, fmt.Sprintf("%s returned no point for FINAL", bs[0].Name)))
 		}
 		return rep
 	}
@@ -95,7 +95,7 @@ func suiteCORA(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Rep
 		rep.Add(Fail(CORA+"/final-integrality", 0, "decoding FINAL's solution: "+err.Error()))
 		return rep
 	}
-	rep.Add(finalIntegrality(CORA+"/final-integrality", bs[0].name, dec, lp, sols, bs))
+	rep.Add(finalIntegrality(CORA+"/final-integrality", bs[0].Name, dec, lp, sols, bs))
 	if dec.Schedule == nil {
 		rep.Add(Skip(CORA+"/final-vs-exact", "FINAL's x is fractional, so it is not a schedule"))
 		return rep
@@ -110,32 +110,32 @@ func suiteCORA(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Rep
 // (primal, and dual where the backend returned duals); they must all reach the same
 // objective, recomputed from their points. It returns each backend's solution (nil for
 // one that failed to run) and the check.
-func (v *verifier) lpBackends(ctx context.Context, name string, p *model.Problem, bs []backend) ([]*solvers.Solution, Check) {
+func (v *verifier) lpBackends(ctx context.Context, name string, p *model.Problem, bs []solvers.Backend) ([]*solvers.Solution, Check) {
 	sols := make([]*solvers.Solution, len(bs))
 	var parts, failures []string
 	ref, worst := math.NaN(), 0.0
 	for i, b := range bs {
-		sol, err := b.solver.Solve(ctx, p, v.solverOptions())
+		sol, err := b.Solver.Solve(ctx, p, v.solverOptions())
 		switch {
 		case ctx.Err() != nil:
 			return sols, Skip(name, "interrupted")
 		case err != nil:
-			failures = append(failures, fmt.Sprintf("%s: %v", b.name, err))
+			failures = append(failures, fmt.Sprintf("%s: %v", b.Name, err))
 			continue
 		}
 		sols[i] = sol
 		if !sol.HasPrimal() {
 			if sol.Status == solvers.TimeLimit || sol.Status == solvers.IterationLimit {
-				parts = append(parts, fmt.Sprintf("%s: stopped at a limit (%s)", b.name, sol.Status))
+				parts = append(parts, fmt.Sprintf("%s: stopped at a limit (%s)", b.Name, sol.Status))
 			} else {
-				failures = append(failures, fmt.Sprintf("%s: no point, status %s", b.name, sol.Status))
+				failures = append(failures, fmt.Sprintf("%s: no point, status %s", b.Name, sol.Status))
 			}
 			continue
 		}
 		cert := Certificate(p, sol, v.tol)
 		if !cert.OK() {
 			f := cert.Failures()[0]
-			failures = append(failures, fmt.Sprintf("%s: certificate fails (%s: %s)", b.name, f.Name, f.Detail))
+			failures = append(failures, fmt.Sprintf("%s: certificate fails (%s: %s)", b.Name, f.Name, f.Detail))
 			continue
 		}
 		z := p.Objective(sol.X)
@@ -149,10 +149,10 @@ func (v *verifier) lpBackends(ctx context.Context, name string, p *model.Problem
 		}
 		if !(d <= v.tol.Obj*math.Max(1, math.Abs(ref))) {
 			worst = math.Max(worst, nanInf(d))
-			failures = append(failures, fmt.Sprintf("%s: objective %.10g, %s's %.10g", b.name, z, bs[0].name, ref))
+			failures = append(failures, fmt.Sprintf("%s: objective %.10g, %s's %.10g", b.Name, z, bs[0].Name, ref))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %.10g%s", b.name, z, note))
+		parts = append(parts, fmt.Sprintf("%s %.10g%s", b.Name, z, note))
 	}
 	if len(failures) > 0 {
 		return sols, Fail(name, worst, strings.Join(append(failures, parts...), "; "))
@@ -166,7 +166,7 @@ func (v *verifier) lpBackends(ctx context.Context, name string, p *model.Problem
 // finalIntegrality checks that the reference backend's x is integral, as cora.txt's
 // Lemma 2 and Theorem 1 claim for FINAL's optima (they hold at vertices, which simplex
 // backends return); the other backends' fractionality is listed for information.
-func finalIntegrality(name, refName string, dec *cora.Decoded, lp *cora.LP, sols []*solvers.Solution, bs []backend) Check {
+func finalIntegrality(name, refName string, dec *cora.Decoded, lp *cora.LP, sols []*solvers.Solution, bs []solvers.Backend) Check {
 	var others []string
 	for i := 1; i < len(bs); i++ {
 		if sols[i] == nil || !sols[i].HasPrimal() {
@@ -174,9 +174,9 @@ func finalIntegrality(name, refName string, dec *cora.Decoded, lp *cora.LP, sols
 		}
 		if d, err := lp.Decode(sols[i].X); err == nil {
 			if len(d.Fractional) == 0 {
-				others = append(others, bs[i].name+" integral")
+				others = append(others, bs[i].Name+" integral")
 			} else {
-				others = append(others, fmt.Sprintf("%s fractional in %d entries (max %.3g; not a vertex)", bs[i].name, len(d.Fractional), d.MaxFractionality))
+				others = append(others, fmt.Sprintf("%s fractional in %d entries (max %.3g; not a vertex)", bs[i].Name, len(d.Fractional), d.MaxFractionality))
 			}
 		}
 	}
@@ -212,7 +212,7 @@ func FinalVsExact(name string, c cora.Comparison, exactProven bool) Check {
 // lemma3 solves Linearized-CORA (cora.txt §II-B3) with the reference backend when it is
 // small enough and compares its optimal objective with FINAL's (Lemma 3: the same LP
 // optimum). Objectives are recomputed from the points.
-func (v *verifier) lemma3(ctx context.Context, name string, in *sched.Instance, b backend, final float64) Check {
+func (v *verifier) lemma3(ctx context.Context, name string, in *sched.Instance, b solvers.Backend, final float64) Check {
 	lin, err := cora.BuildLinearized(in, cora.Options{MaxColumns: DefaultMaxLinearizedColumns})
 	if err != nil {
 		return Skip(name, err.Error())
@@ -221,25 +221,25 @@ func (v *verifier) lemma3(ctx context.Context, name string, in *sched.Instance, 
 	if err != nil {
 		return Fail(name, 0, "compiling Linearized-CORA: "+err.Error())
 	}
-	sol, err := b.solver.Solve(ctx, p, v.solverOptions())
+	sol, err := b.Solver.Solve(ctx, p, v.solverOptions())
 	switch {
 	case ctx.Err() != nil:
 		return Skip(name, "interrupted")
 	case err != nil:
-		return Fail(name, 0, fmt.Sprintf("%s on Linearized-CORA: %v", b.name, err))
+		return Fail(name, 0, fmt.Sprintf("%s on Linearized-CORA: %v", b.Name, err))
 	case !sol.HasPrimal():
 		if sol.Status == solvers.TimeLimit || sol.Status == solvers.IterationLimit {
-			return Skip(name, fmt.Sprintf("%s stopped at a limit on Linearized-CORA", b.name))
+			return Skip(name, fmt.Sprintf("%s stopped at a limit on Linearized-CORA", b.Name))
 		}
-		return Fail(name, 0, fmt.Sprintf("%s returned no point for Linearized-CORA (status %s)", b.name, sol.Status))
+		return Fail(name, 0, fmt.Sprintf("%s returned no point for Linearized-CORA (status %s)", b.Name, sol.Status))
 	}
 	if r := certificate.Primal(p, sol, v.tol); !r.OK() {
-		return Fail(name, worstMeasure(r), fmt.Sprintf("%s's Linearized-CORA point is not feasible: %s", b.name, oneLine(r.Err().Error())))
+		return Fail(name, worstMeasure(r), fmt.Sprintf("%s's Linearized-CORA point is not feasible: %s", b.Name, oneLine(r.Err().Error())))
 	}
 	z := p.Objective(sol.X)
 	d := math.Abs(z - final)
 	if !(d <= v.tol.Obj*math.Max(1, math.Abs(final))) {
-		return Fail(name, nanInf(d), fmt.Sprintf("Linearized-CORA's optimum %.10g differs from FINAL's %.10g (%s); Lemma 3 says they are equal", z, final, b.name))
+		return Fail(name, nanInf(d), fmt.Sprintf("Linearized-CORA's optimum %.10g differs from FINAL's %.10g (%s); Lemma 3 says they are equal", z, final, b.Name))
 	}
-	return Pass(name, d, fmt.Sprintf("Linearized-CORA (%d columns) and FINAL reach the same optimum %.10g with %s, as Lemma 3 says", p.NumCols(), z, b.name))
+	return Pass(name, d, fmt.Sprintf("Linearized-CORA (%d columns) and FINAL reach the same optimum %.10g with %s, as Lemma 3 says", p.NumCols(), z, b.Name))
 }

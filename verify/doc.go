@@ -21,11 +21,20 @@
 //     max-flow tests alone (every job saturated at its utility; rush.txt Alg. 3's
 //     argument), with refutations when a better schedule exists.
 //   - Optimality: a schedule's sorted vector against a certified optimum.
+//   - Solved: one answer of package solve — its schedule, and with SolvedOptions.All the
+//     certificate of every solver point and, for onion peeling, LexmaxCertificate; for
+//     an RDS control step (rds.txt eq. 3) RDSStep's KKT checks and the certificates of
+//     its QP and least-shortfall LP. This is what `coraopt solve --verify` lists.
+//   - State: an RDS state file's control step on every QP backend, each certified by
+//     Solved, and the backends' agreement on eq. 3's optimal objective (rds/backends).
 //
 // # Cross-checks (Instance)
 //
 // Instance runs every method that applies to an instance and names each check
-// <formulation>/<check>:
+// <formulation>/<check>. The methods run through package solve with backends from
+// solvers.Backends, and the suites follow solve's registry (Options.Registry): tas,
+// cora and rs have the cross-checks below; any other formulation of the registry gets a
+// generic suite (every method solved, certified by Solved, and compared):
 //
 //   - tas (rush.txt §III-B): onion peeling's schedule and certificate, the schedule as a
 //     point of the time-indexed MIP (onion-in-mip), the MIP solved by lexmax (ordered

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coraopt/coraopt/formulations/rs"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/certificate"
 )
@@ -58,72 +59,66 @@ type Options struct {
 	RS *rs.Params
 	// Tolerances of the LP/MIP certificates (zero fields: certificate's defaults).
 	Tolerances certificate.Tolerances
+	// Registry holds the formulations (nil: solve.Default()).
+	Registry *solve.Registry
 }
 
-// backend is one solver the checks may use.
-type backend struct {
-	name   string
-	solver solvers.Solver
-	caps   solvers.Capabilities
-}
-
-// preferred orders the default backends: the reference first.
-var preferred = []string{"highs", "simplex", "lpsolve", "gonum", "qp"}
-
-// resolveBackends returns the selected backends, in order.
-func resolveBackends(names []string) ([]backend, error) {
-	if names == nil {
-		have := solvers.Names()
-		names = nil
-		for _, n := range preferred {
-			if slices.Contains(have, n) {
-				names = append(names, n)
-			}
-		}
-		for _, n := range have {
-			if !slices.Contains(names, n) {
-				names = append(names, n)
-			}
-		}
-	}
-	var out []backend
-	for _, n := range names {
-		if slices.ContainsFunc(out, func(b backend) bool { return b.name == n }) {
-			continue
-		}
-		s, err := solvers.Get(n)
-		if err != nil {
-			return nil, fmt.Errorf("verify: %w", err)
-		}
-		b := backend{name: n, solver: s, caps: solvers.Capabilities{LP: true}}
-		if d, ok := s.(solvers.Describer); ok {
-			b.caps = d.Capabilities()
-		}
-		out = append(out, b)
-	}
-	return out, nil
-}
-
-// Formulation names accepted by ParseFormulations besides TAS, CORA and RS.
+// Formulation names accepted by ParseFormulations besides the registry's.
 const (
 	Auto = "auto" // the defaults (see Options.Formulations)
-	All  = "all"  // TAS, CORA and RS (RS where it applies)
+	All  = "all"  // every suite (TAS, CORA, RS, then the registry's others), each where it applies
 )
 
-// ParseFormulations turns "auto", "all" or a comma-separated list of tas, cora, rs into
-// Options.Formulations (nil for auto).
-func ParseFormulations(s string) ([]string, error) {
+// registryOf is reg, or solve's default registry.
+func registryOf(reg *solve.Registry) *solve.Registry {
+	if reg == nil {
+		return solve.Default()
+	}
+	return reg
+}
+
+// Suites lists the verify suites of a registry (nil: solve.Default()) in the order
+// "all" runs them: tas, cora, rs, then the registry's other instance formulations in
+// registry order. cora-final and cora-linearized are checked inside cora's suite.
+func Suites(reg *solve.Registry) []string {
+	var out []string
+	have := registryOf(reg).VerifySuites()
+	for _, s := range []string{TAS, CORA, RS} {
+		if slices.Contains(have, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range have {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ParseFormulations turns "auto", "all" or a comma-separated list of suites (Suites)
+// into Options.Formulations (nil for auto). A formulation of the registry that is
+// checked inside another's suite (cora-final: cora) names that suite.
+func ParseFormulations(reg *solve.Registry, s string) ([]string, error) {
+	reg = registryOf(reg)
+	suites := Suites(reg)
 	switch s {
 	case "", Auto:
 		return nil, nil
 	case All:
-		return []string{TAS, CORA, RS}, nil
+		return suites, nil
 	}
 	var out []string
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
-		if !slices.Contains([]string{TAS, CORA, RS}, f) {
-			return nil, fmt.Errorf("unknown formulation %q (want auto, all, or a list of tas, cora, rs)", f)
+		if e := reg.Lookup(f); e != nil {
+			if e.Input != solve.InstanceInput {
+				return nil, fmt.Errorf("formulation %q reads an RDS state file, not an instance: verify it with coraopt solve --formulation %s --verify", f, f)
+			}
+			f = e.VerifySuite()
+		}
+		if !slices.Contains(suites, f) {
+			return nil, fmt.Errorf("unknown formulation %q (want auto, all, or a list of %s)", f, strings.Join(suites, ", "))
 		}
 		if !slices.Contains(out, f) {
 			out = append(out, f)
@@ -132,10 +127,22 @@ func ParseFormulations(s string) ([]string, error) {
 	return out, nil
 }
 
+// defaultSuites are the suites Instance runs without Options.Formulations.
+func defaultSuites(reg *solve.Registry) []string {
+	var out []string
+	for _, f := range reg.Formulations() {
+		if s := f.VerifySuite(); f.DefaultVerify && f.Input == solve.InstanceInput && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // verifier holds what every suite needs.
 type verifier struct {
 	opt      Options
-	backends []backend
+	backends []solvers.Backend
+	reg      *solve.Registry
 	tol      certificate.Tolerances
 }
 
@@ -144,10 +151,10 @@ func (v *verifier) solverOptions() solvers.Options {
 }
 
 // withCap returns the selected backends that have a capability.
-func (v *verifier) withCap(has func(solvers.Capabilities) bool) []backend {
-	var out []backend
+func (v *verifier) withCap(has func(solvers.Capabilities) bool) []solvers.Backend {
+	var out []solvers.Backend
 	for _, b := range v.backends {
-		if has(b.caps) {
+		if has(b.Caps) {
 			out = append(out, b)
 		}
 	}
@@ -160,7 +167,7 @@ func (v *verifier) names() string {
 	}
 	ns := make([]string, len(v.backends))
 	for i, b := range v.backends {
-		ns[i] = b.name
+		ns[i] = b.Name
 	}
 	return strings.Join(ns, ", ")
 }
@@ -173,9 +180,9 @@ func Instance(ctx context.Context, in *sched.Instance, opt Options) (Report, err
 	if in == nil {
 		return Report{}, errors.New("verify: nil instance")
 	}
-	bs, err := resolveBackends(opt.Solvers)
+	bs, err := solvers.Backends(opt.Solvers)
 	if err != nil {
-		return Report{}, err
+		return Report{}, fmt.Errorf("verify: %w", err)
 	}
 	if opt.TimeLimit <= 0 {
 		opt.TimeLimit = DefaultTimeLimit
@@ -183,14 +190,14 @@ func Instance(ctx context.Context, in *sched.Instance, opt Options) (Report, err
 	if opt.MaxMIPSize == 0 {
 		opt.MaxMIPSize = DefaultMaxMIPSize
 	}
-	v := &verifier{opt: opt, backends: bs, tol: opt.Tolerances.WithDefaults()}
+	v := &verifier{opt: opt, backends: bs, reg: registryOf(opt.Registry), tol: opt.Tolerances.WithDefaults()}
 	forms, explicit := opt.Formulations, true
 	if len(forms) == 0 {
-		forms, explicit = []string{TAS, RS}, false
+		forms, explicit = defaultSuites(v.reg), false
 	}
 	var rep Report
 	for _, f := range forms {
-		suite, ok := suiteFor(f)
+		suite, ok := v.suiteFor(f)
 		if !ok {
 			return rep, fmt.Errorf("verify: unknown formulation %q", f)
 		}
@@ -207,12 +214,10 @@ func Instance(ctx context.Context, in *sched.Instance, opt Options) (Report, err
 // silent).
 type suite func(ctx context.Context, v *verifier, in *sched.Instance, explicit bool) Report
 
-// suiteFor is the table of formulations. RDS (rds.txt eq. 3) is the next entry: a suite
-// that builds the receding-horizon QP of each control interval, solves it with every QP
-// backend (v.withCap(QP)) and reports Certificate's KKT checks (kkt-stationarity,
-// kkt-dual-feasibility, kkt-complementarity, duality-gap) and the agreement of the
-// backends' optimal objectives, as suiteCORA does for FINAL.
-func suiteFor(name string) (suite, bool) {
+// suiteFor is the table of suites: tas, cora and rs have their own cross-checks; any
+// other instance formulation of the registry gets the generic suite (every method,
+// checked and compared). RDS is checked per step (RDSStep), from a state file.
+func (v *verifier) suiteFor(name string) (suite, bool) {
 	switch name {
 	case TAS:
 		return suiteTAS, true
@@ -220,6 +225,11 @@ func suiteFor(name string) (suite, bool) {
 		return suiteCORA, true
 	case RS:
 		return suiteRS, true
+	}
+	if slices.Contains(v.reg.VerifySuites(), name) {
+		return func(ctx context.Context, v *verifier, in *sched.Instance, explicit bool) Report {
+			return v.generic(ctx, in, name, explicit)
+		}, true
 	}
 	return nil, false
 }

@@ -192,8 +192,10 @@ func TestParseFormulations(t *testing.T) {
 	}{
 		{"", nil, false}, {"auto", nil, false}, {"all", []string{TAS, CORA, RS}, false},
 		{"cora, tas,cora", []string{CORA, TAS}, false}, {"rds", nil, true}, {"tas,", nil, true},
+		// cora-final and cora-linearized are checked inside cora's suite.
+		{"cora-final,cora", []string{CORA}, false}, {"nosuch", nil, true},
 	} {
-		got, err := ParseFormulations(tc.in)
+		got, err := ParseFormulations(nil, tc.in)
 		if (err != nil) != tc.err || !slices.Equal(got, tc.want) {
 			t.Errorf("ParseFormulations(%q) = %v, %v", tc.in, got, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/coraopt/coraopt/lexmax"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/certificate"
 )
@@ -35,11 +36,11 @@ func suiteTAS(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Repo
 // An infeasible instance gets one check, prefix/infeasible (see infeasible).
 func (v *verifier) tasChecks(ctx context.Context, in *sched.Instance, prefix string) Report {
 	var rep Report
-	res, err := tas.OnionPeel(ctx, in, tas.Options{MaxBranches: v.opt.Budget})
+	res, err := v.reg.Solve(ctx, solve.Request{Formulation: TAS, Method: "onion", Instance: in, Budget: v.opt.Budget})
 	switch {
 	case ctx.Err() != nil:
 		return rep
-	case errors.Is(err, tas.ErrInfeasible):
+	case errors.Is(err, solve.ErrNoSchedule):
 		rep.Add(v.infeasible(ctx, in, prefix, "onion peeling: "+err.Error()))
 		return rep
 	case err != nil:
@@ -85,37 +86,31 @@ func (v *verifier) tasMIP(ctx context.Context, in *sched.Instance, prefix string
 		return rep
 	}
 	ref := mipBackends[0]
-	ids := make([]string, len(in.Jobs))
-	for i := range in.Jobs {
-		ids[i] = in.Jobs[i].ID
+	// The MIP is solved through package solve (formulation tas, method mip) on the
+	// reference backend, as `coraopt solve --method mip` solves it.
+	lexSolve := func(method, saturation string) (*solve.Result, error) {
+		return v.reg.Solve(ctx, solve.Request{Formulation: TAS, Method: "mip", Instance: in, Solver: ref.Name,
+			Lexmax: method, Saturation: saturation, TimeLimit: v.opt.TimeLimit})
 	}
-	problem := lexmax.Problem{Model: mip.Model, Outcomes: mip.Outcomes, Names: ids}
-	solve := func(o lexmax.Options) (*lexmax.Result, *sched.Schedule, error) {
-		o.Solver = v.solverOptions()
-		res, err := lexmax.Solve(ctx, problem, ref.solver, o)
-		if err != nil {
-			return nil, nil, err
-		}
-		s, err := mip.Decode(res.Solution.X)
-		return res, s, err
-	}
-	ordered, mipSched, err := solve(lexmax.Options{Method: lexmax.Ordered})
+	ordered, err := lexSolve("ordered", "")
+	err = methodErr(err)
 	switch {
 	case ctx.Err() != nil:
 		return rep
 	case isLimit(err):
-		skipAll(fmt.Sprintf("lexmax (ordered) with %s stopped at a limit: %v", ref.name, err))
+		skipAll(fmt.Sprintf("lexmax (ordered) with %s stopped at a limit: %v", ref.Name, err))
 		return rep
 	case err != nil:
 		for _, n := range names {
-			rep.Add(Fail(n, 0, fmt.Sprintf("lexmax (ordered) with %s on the TAS MIP failed although onion peeling found a schedule: %v", ref.name, err)))
+			rep.Add(Fail(n, 0, fmt.Sprintf("lexmax (ordered) with %s on the TAS MIP failed although onion peeling found a schedule: %v", ref.Name, err)))
 		}
 		return rep
 	}
-	rep.Merge(Certificate(p, ordered.Solution, v.tol).Prefixed(prefix + "/mip"))
+	mipSched := ordered.Schedule
+	rep.Merge(Certificate(p, ordered.Points[0].Solution, v.tol).Prefixed(prefix + "/mip"))
 	rep.Merge(Schedule(in, mipSched, ScheduleOptions{}).Prefixed(prefix + "/mip"))
-	rep.Add(OnionVsMIP(prefix+"/onion-vs-mip", onion.Sorted, mipSched.Sorted, onion.Exact, ref.name))
-	rep.Add(v.lexmaxMethods(ctx, prefix+"/lexmax-methods", solve, mipSched.Sorted, ref.name))
+	rep.Add(OnionVsMIP(prefix+"/onion-vs-mip", onion.Sorted, mipSched.Sorted, onion.Exact, ref.Name))
+	rep.Add(v.lexmaxMethods(ctx, prefix+"/lexmax-methods", lexSolve, mipSched.Sorted, ref.Name))
 	rep.Add(v.maxMinBackends(ctx, prefix+"/backends", in, mip, mipBackends, onion.Min))
 	return rep
 }
@@ -141,6 +136,16 @@ func worstMeasure(r *certificate.Result) float64 {
 		w = math.Max(w, nanInf(m.Max))
 	}
 	return w
+}
+
+// methodErr is the method's own error inside solve's *MethodError (the lexmax error,
+// as the checks quote it), else err.
+func methodErr(err error) error {
+	var me *solve.MethodError
+	if errors.As(err, &me) {
+		return me.Err
+	}
+	return err
 }
 
 // isLimit reports an error from a solve stopped by a time or iteration limit.
@@ -177,21 +182,21 @@ func OnionVsMIP(name string, onion, mip []float64, exact bool, backend string) C
 // Exponential weights may refuse (weights the solver cannot order, cora.txt Lemma 1's
 // numerics); that is reported, not failed.
 func (v *verifier) lexmaxMethods(ctx context.Context, name string,
-	solve func(lexmax.Options) (*lexmax.Result, *sched.Schedule, error), ordered []float64, backend string) Check {
+	lexSolve func(method, saturation string) (*solve.Result, error), ordered []float64, backend string) Check {
 	type method struct {
-		label string
-		opt   lexmax.Options
+		label, method, saturation string
 	}
 	methods := []method{
-		{"waterfill/probe", lexmax.Options{Method: lexmax.WaterFill, Saturation: lexmax.Probe}},
-		{"waterfill/duals", lexmax.Options{Method: lexmax.WaterFill, Saturation: lexmax.Duals}},
-		{"waterfill/milp", lexmax.Options{Method: lexmax.WaterFill, Saturation: lexmax.MILP}},
-		{"expweights", lexmax.Options{Method: lexmax.ExpWeights}},
+		{"waterfill/probe", "waterfill", "probe"},
+		{"waterfill/duals", "waterfill", "duals"},
+		{"waterfill/milp", "waterfill", "milp"},
+		{"expweights", "expweights", ""},
 	}
 	var parts, failures []string
 	worst, compared := 0.0, 0
 	for _, m := range methods {
-		res, s, err := solve(m.opt)
+		sr, err := lexSolve(m.method, m.saturation)
+		err = methodErr(err)
 		var wr *lexmax.WeightRangeError
 		var na *lexmax.NotApplicableError
 		switch {
@@ -208,6 +213,8 @@ func (v *verifier) lexmaxMethods(ctx context.Context, name string,
 			continue
 		}
 		compared++
+		s := sr.Schedule
+		res := sr.Details.(solve.MIPDetails)
 		k, c := firstDiff(s.Sorted, ordered)
 		note := ""
 		if res.HandedOver {
@@ -237,7 +244,7 @@ func (v *verifier) lexmaxMethods(ctx context.Context, name string,
 // L*). Two feasibility solves per backend: far easier for a MIP solver than maximizing
 // the level (lp_solve did not finish max t s.t. u_i ≥ t on the 7-job quickstart in a
 // minute).
-func (v *verifier) maxMinBackends(ctx context.Context, name string, in *sched.Instance, mip *tas.MIP, bs []backend, level float64) Check {
+func (v *verifier) maxMinBackends(ctx context.Context, name string, in *sched.Instance, mip *tas.MIP, bs []solvers.Backend, level float64) Check {
 	tab := in.UtilityTable()
 	restricted := func(keep func(u float64) bool) (*model.Problem, string, error) {
 		m := mip.Model.Clone()
@@ -271,45 +278,45 @@ func (v *verifier) maxMinBackends(ctx context.Context, name string, in *sched.In
 	var parts, failures []string
 	answered := 0
 	for _, b := range bs {
-		sol, err := b.solver.Solve(ctx, atLevel, v.solverOptions())
+		sol, err := b.Solver.Solve(ctx, atLevel, v.solverOptions())
 		switch {
 		case ctx.Err() != nil:
 			return Skip(name, "interrupted")
 		case err != nil:
-			failures = append(failures, fmt.Sprintf("%s: %v", b.name, err))
+			failures = append(failures, fmt.Sprintf("%s: %v", b.Name, err))
 			continue
 		case isLimitStatus(sol.Status) && !sol.HasPrimal():
-			parts = append(parts, fmt.Sprintf("%s: stopped at a limit (%s) at level %.10g", b.name, sol.Status, level))
+			parts = append(parts, fmt.Sprintf("%s: stopped at a limit (%s) at level %.10g", b.Name, sol.Status, level))
 			continue
 		case !sol.HasPrimal():
-			failures = append(failures, fmt.Sprintf("%s: no point with every utility ≥ %.10g (status %s), but onion's schedule is one", b.name, level, sol.Status))
+			failures = append(failures, fmt.Sprintf("%s: no point with every utility ≥ %.10g (status %s), but onion's schedule is one", b.Name, level, sol.Status))
 			continue
 		}
 		if r := certificate.Primal(atLevel, sol, v.tol); !r.OK() {
-			failures = append(failures, fmt.Sprintf("%s: its point at level %.10g fails the certificate: %s", b.name, level, oneLine(r.Err().Error())))
+			failures = append(failures, fmt.Sprintf("%s: its point at level %.10g fails the certificate: %s", b.Name, level, oneLine(r.Err().Error())))
 			continue
 		}
-		verdict := fmt.Sprintf("%s: a point at %.10g (checked)", b.name, level)
+		verdict := fmt.Sprintf("%s: a point at %.10g (checked)", b.Name, level)
 		if above == nil {
 			answered++
 			parts = append(parts, verdict)
 			continue
 		}
-		sol, err = b.solver.Solve(ctx, above, v.solverOptions())
+		sol, err = b.Solver.Solve(ctx, above, v.solverOptions())
 		switch {
 		case ctx.Err() != nil:
 			return Skip(name, "interrupted")
 		case err != nil:
-			failures = append(failures, fmt.Sprintf("%s: %v", b.name, err))
+			failures = append(failures, fmt.Sprintf("%s: %v", b.Name, err))
 			continue
 		case sol.HasPrimal() && certificate.Primal(above, sol, v.tol).OK():
-			failures = append(failures, fmt.Sprintf("%s: a valid point with every utility above %.10g: onion's minimum is not the max-min level", b.name, level))
+			failures = append(failures, fmt.Sprintf("%s: a valid point with every utility above %.10g: onion's minimum is not the max-min level", b.Name, level))
 			continue
 		case isLimitStatus(sol.Status):
 			parts = append(parts, verdict+fmt.Sprintf(", stopped at a limit above it (%s)", sol.Status))
 			continue
 		case sol.Status != solvers.Infeasible:
-			failures = append(failures, fmt.Sprintf("%s: status %s for every utility above %.10g, want infeasible", b.name, sol.Status, level))
+			failures = append(failures, fmt.Sprintf("%s: status %s for every utility above %.10g, want infeasible", b.Name, sol.Status, level))
 			continue
 		}
 		answered++
@@ -370,18 +377,18 @@ func (v *verifier) infeasible(ctx context.Context, in *sched.Instance, prefix, c
 		}
 		if v.opt.MaxMIPSize <= 0 || p.NumCols() <= v.opt.MaxMIPSize {
 			for _, b := range bs {
-				sol, err := b.solver.Solve(ctx, p, v.solverOptions())
+				sol, err := b.Solver.Solve(ctx, p, v.solverOptions())
 				switch {
 				case ctx.Err() != nil:
 					return Skip(name, "interrupted")
 				case err != nil:
-					return Fail(name, 0, fmt.Sprintf("%s; %s could not solve the TAS MIP: %v", strings.Join(parts, "; "), b.name, err))
+					return Fail(name, 0, fmt.Sprintf("%s; %s could not solve the TAS MIP: %v", strings.Join(parts, "; "), b.Name, err))
 				case sol.HasPrimal() && certificate.Primal(p, sol, v.tol).OK():
-					return Fail(name, 0, fmt.Sprintf("%s; but %s found a feasible point of the TAS MIP (status %s)", strings.Join(parts, "; "), b.name, sol.Status))
+					return Fail(name, 0, fmt.Sprintf("%s; but %s found a feasible point of the TAS MIP (status %s)", strings.Join(parts, "; "), b.Name, sol.Status))
 				case sol.Status == solvers.Infeasible:
-					parts = append(parts, b.name+": infeasible")
+					parts = append(parts, b.Name+": infeasible")
 				default:
-					parts = append(parts, fmt.Sprintf("%s: %s, no feasible point", b.name, sol.Status))
+					parts = append(parts, fmt.Sprintf("%s: %s, no feasible point", b.Name, sol.Status))
 				}
 			}
 		}

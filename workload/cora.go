@@ -29,13 +29,7 @@ func CORAPaper(n, T, c int, seed uint64) (*sched.Instance, error) {
 	maxDemand := max(1, 2*room/n-1)
 	total := 0
 	for i := range n {
-		var decay float64
-		switch x := rng.Float64(); {
-		case x < 0.2:
-			decay = 4 + 2*rng.Float64()
-		case x < 0.8:
-			decay = 0.01 + 0.99*rng.Float64()
-		}
+		decay := coraDecay(rng)
 		d := 1 + rng.IntN(maxDemand)
 		d = min(d, room-total-(n-1-i)) // leave a unit for every later job
 		total += d
@@ -48,4 +42,16 @@ func CORAPaper(n, T, c int, seed uint64) (*sched.Instance, error) {
 		return nil, fmt.Errorf("workload: generated CORA paper instance: %w", err)
 	}
 	return in, nil
+}
+
+// coraDecay draws a sigmoid decay μ from cora.txt §III-C's classes: 20% completion-time
+// critical (μ ~ U[4, 6]), 60% sensitive (μ ~ U[0.01, 1]), 20% insensitive (μ = 0).
+func coraDecay(rng *rand.Rand) float64 {
+	switch x := rng.Float64(); {
+	case x < 0.2:
+		return 4 + 2*rng.Float64()
+	case x < 0.8:
+		return 0.01 + 0.99*rng.Float64()
+	}
+	return 0
 }

@@ -1,8 +1,34 @@
-// Package workload generates the papers' workloads as scheduling instances, seeded so
-// that the same seed always gives the same instance (DESIGN.md, "Layout"). Benchmarks,
-// `coraopt bench` and tests draw their instance families from here, so a figure
-// measured in one place is about the same instances as in another.
+// Package workload owns the simulator's input — the workload file — and the seeded
+// generators of the papers' workloads (DESIGN.md, "Simulator" and "Layout"): the same
+// seed always gives the same workload or instance, so a figure measured in one place is
+// about the same jobs as in another.
 //
-// CORAPaper follows the evaluation of cora.txt §III-C: sigmoid utilities (eq. 11) with
-// the paper's three completion-time classes.
+// # The workload file
+//
+// A JSON document validated against workload.schema.json (Schema) and by Validate for
+// what a schema cannot say; a bad file gets a *sched.ValidationError with one
+// `path: message` per problem, as the instance file does. Fields (the README's Simulate
+// section has the full reference):
+//
+//	name          free text
+//	time_unit     seconds per utility time unit (default 1)
+//	cluster       pools [{name, slots}] or workers [{count, slots: {pool: n}, speed}],
+//	              and an optional capacity trace [[time, {pool: slots}], …]
+//	jobs          [{id, arrival, priority, deadline, utility, stages, after, workflow}]
+//	  stages      [{pool, tasks, runtime | task_runtimes, data}] run one after another
+//
+// A job's utility is any of the instance file's utility types (sched), read as a
+// function of the response time (completion − arrival) in time units and evaluated at
+// real values by UtilityOfResponse. Deadlines are relative to arrival, in seconds.
+//
+// # True runtimes
+//
+// TaskRuntime draws each task's true base runtime from a PCG stream seeded by (run seed,
+// job id, stage, task) — common random numbers: every policy sees the same runtimes, and
+// adding a job changes nobody else's. Explicit task_runtimes bypass the draw.
+//
+// # Generators
+//
+// CORAPaper follows the evaluation of cora.txt §III-C as a slotted instance: sigmoid
+// utilities (eq. 11) with the paper's three completion-time classes.
 package workload

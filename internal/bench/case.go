@@ -153,29 +153,25 @@ func ClassOf(p *model.Problem) Class {
 // gonumTimeoutNote explains what a gonum time-out costs the runs after it.
 const gonumTimeoutNote = "gonum's lp.Simplex cannot be stopped: it runs on in the background, taking a core from what follows"
 
-// RegistryBackends resolves backend names with the solvers registry (nil: every backend
-// compiled into this binary, sorted). A name that is unknown or not compiled in is an
-// error; for the latter it wraps *solvers.ErrNotCompiled, whose hint says how to get it.
+// RegistryBackends resolves backend names with solvers.Backends (nil: every backend
+// compiled into this binary, sorted by name). A name that is unknown or not compiled in
+// is an error; for the latter it wraps *solvers.ErrNotCompiled, whose hint says how to
+// get it.
 func RegistryBackends(names []string) ([]Backend, error) {
 	if names == nil {
 		names = solvers.Names()
 	}
-	var out []Backend
-	for _, name := range names {
-		s, err := solvers.Get(name)
-		if err != nil {
-			return nil, err
-		}
-		b := Backend{Name: name, New: func() (solvers.Solver, error) { return solvers.Get(name) }}
-		if d, ok := s.(solvers.Describer); ok {
-			b.Caps, b.Version = d.Capabilities(), d.Version()
-		} else {
-			b.Caps = solvers.Capabilities{LP: true}
-		}
+	bs, err := solvers.Backends(names)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Backend, len(bs))
+	for i, b := range bs {
+		name := b.Name
+		out[i] = Backend{Name: name, Version: b.Version, Caps: b.Caps, New: func() (solvers.Solver, error) { return solvers.Get(name) }}
 		if name == "gonum" {
-			b.TimeoutNote = gonumTimeoutNote
+			out[i].TimeoutNote = gonumTimeoutNote
 		}
-		out = append(out, b)
 	}
 	return out, nil
 }

@@ -194,7 +194,7 @@ func runners(inst *Instance, cfg Config) []runner {
 				if err != nil {
 					return nil, err
 				}
-				return func(ctx context.Context) (Outcome, error) { return solve(ctx, s, p, opt) }, nil
+				return func(ctx context.Context) (Outcome, error) { return solveModel(ctx, s, p, opt) }, nil
 			}})
 		}
 	}
@@ -214,7 +214,7 @@ func canSolve(b Backend, p *model.Problem) bool {
 	return b.Caps.LP || (p.HasQuadratic() && b.Caps.QP)
 }
 
-func solve(ctx context.Context, s solvers.Solver, p *model.Problem, opt solvers.Options) (Outcome, error) {
+func solveModel(ctx context.Context, s solvers.Solver, p *model.Problem, opt solvers.Options) (Outcome, error) {
 	sol, err := s.Solve(ctx, p, opt)
 	if err != nil {
 		return Outcome{}, err

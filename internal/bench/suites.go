@@ -11,12 +11,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/coraopt/coraopt/formulations/cora"
 	"github.com/coraopt/coraopt/formulations/rs"
 	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/solvers/netlib"
+	"github.com/coraopt/coraopt/solvers/netlib/models"
+	"github.com/coraopt/coraopt/workload"
 )
 
 // Dims is one requested size: a job count and, optionally, a slot count (0: the
@@ -69,18 +70,18 @@ const (
 	MaxSlots = 100_000
 )
 
-// NetlibSuite is the LPs of package netlib (feasible, infeasible and unbounded), read from
-// dir with coraopt's own readers, each with its reference answer.
+// NetlibSuite is the LPs of package netlib/models (feasible, infeasible and unbounded),
+// read from dir with coraopt's own readers, each with its reference answer.
 func NetlibSuite(dir string) []Case {
 	var out []Case
-	for _, c := range netlib.Cases() {
-		if c.Kind != netlib.LP {
+	for _, c := range models.Cases() {
+		if c.Kind != models.LP {
 			continue
 		}
 		path := filepath.Join(dir, c.File)
 		ref := &Reference{Status: c.Status, Objective: c.Objective}
 		out = append(out, Case{Name: c.Name, Family: "netlib", Class: LP, Prepare: func(context.Context) (*Instance, error) {
-			p, err := netlib.ReadModel(path)
+			p, err := models.ReadModel(path)
 			if err != nil {
 				return nil, err
 			}
@@ -103,17 +104,22 @@ var defaultFormulationSizes = map[string][]Dims{
 }
 
 // FormulationsSuite generates the scheduling models of the formulations at each size
-// (nil: the family's defaults), seeded with seed:
+// (nil: the family's defaults), seeded with seed, from the registry's Bench entries
+// (a family whose formulation reg lacks is left out):
 //
-//	tas-mip/N=n,T=t  the max-min step of the TAS time-indexed MIP (maxMinMIP) on a sigmoid
-//	                 instance (t defaults to n); method onion (tas.OnionPeel, its
-//	                 lowest level) beside the MIP solvers
-//	final/N=n,T=t    FINAL (cora.BuildFinal) on a paper-shaped instance (t defaults to 40)
-//	rs/N=n,T=t       RS: the max-min MIP on the worst-case demands η of an instance with
-//	                 Gaussian runtimes; method rs (rs.Solve: WCDE, onion peeling, mapping)
-func FormulationsSuite(sizes []Dims, seed uint64) []Case {
+//	tas-mip/N=n,T=t  tas's model, the max-min step of the TAS time-indexed MIP
+//	                 (solve.MaxMinMIP), on workload.Sigmoid (t defaults to n); tas's
+//	                 method onion, through solve, beside the MIP solvers
+//	final/N=n,T=t    cora-final's model, FINAL (cora.BuildFinal), on
+//	                 workload.CORAPaperScaled (t defaults to 40)
+//	rs/N=n,T=t       tas's model on RS's worst-case demands η of workload.RSGaussian;
+//	                 method rs (rs through solve: WCDE, onion peeling, mapping)
+func FormulationsSuite(sizes []Dims, seed uint64, reg *solve.Registry) []Case {
 	var out []Case
 	for _, fam := range FormulationFamilies {
+		if reg.Lookup(familyFormulation[fam]) == nil {
+			continue
+		}
 		ds := sizes
 		if ds == nil {
 			ds = defaultFormulationSizes[fam]
@@ -121,16 +127,19 @@ func FormulationsSuite(sizes []Dims, seed uint64) []Case {
 		for _, d := range ds {
 			switch fam {
 			case "tas-mip":
-				out = append(out, tasMIPCase(d.Jobs, cmpOr(d.Slots, d.Jobs), seed))
+				out = append(out, tasMIPCase(reg, d.Jobs, cmpOr(d.Slots, d.Jobs), seed))
 			case "final":
-				out = append(out, finalCase(d.Jobs, cmpOr(d.Slots, 40), seed))
+				out = append(out, finalCase(reg, d.Jobs, cmpOr(d.Slots, 40), seed))
 			case "rs":
-				out = append(out, rsCase(d.Jobs, cmpOr(d.Slots, d.Jobs), seed))
+				out = append(out, rsCase(reg, d.Jobs, cmpOr(d.Slots, d.Jobs), seed))
 			}
 		}
 	}
 	return out
 }
+
+// familyFormulation is the registry formulation whose Bench entry each family uses.
+var familyFormulation = map[string]string{"tas-mip": "tas", "final": "cora-final", "rs": "rs"}
 
 func cmpOr(v, def int) int {
 	if v > 0 {
@@ -139,36 +148,85 @@ func cmpOr(v, def int) int {
 	return def
 }
 
-func tasMIPCase(n, T int, seed uint64) Case {
+func tasMIPCase(reg *solve.Registry, n, T int, seed uint64) Case {
 	return Case{Name: fmt.Sprintf("tas-mip/N=%d,T=%d", n, T), Family: "tas-mip", Class: MIP,
 		Prepare: func(context.Context) (*Instance, error) {
-			in, err := sigmoidInstance(n, T, seed)
+			in, err := workload.Sigmoid(n, T, seed)
 			if err != nil {
 				return nil, err
 			}
-			return maxMinInstance(in, onionMethod(in))
+			return formulationInstance(reg, reg.Lookup("tas"), in, in)
 		}}
 }
 
-// maxMinInstance is the max-min MIP of in, with the given fast path beside it.
-func maxMinInstance(in *sched.Instance, m Method) (*Instance, error) {
-	p, err := maxMinMIP(in)
+func finalCase(reg *solve.Registry, n, T int, seed uint64) Case {
+	return Case{Name: fmt.Sprintf("final/N=%d,T=%d", n, T), Family: "final", Class: LP,
+		Prepare: func(context.Context) (*Instance, error) {
+			in, err := workload.CORAPaperScaled(n, T, seed)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %w", err)
+			}
+			return formulationInstance(reg, reg.Lookup("cora-final"), in, in)
+		}}
+}
+
+func rsCase(reg *solve.Registry, n, T int, seed uint64) Case {
+	return Case{Name: fmt.Sprintf("rs/N=%d,T=%d", n, T), Family: "rs", Class: MIP,
+		Prepare: func(context.Context) (*Instance, error) {
+			in, err := workload.RSGaussian(n, T, seed)
+			if err != nil {
+				return nil, err
+			}
+			ds, err := rs.Demands(in, workload.RSParams)
+			if err != nil {
+				return nil, err
+			}
+			robust, err := rs.RobustInstance(in, ds)
+			if err != nil {
+				return nil, err
+			}
+			// tas's model on the robust instance, rs's solve on the instance itself.
+			inst, err := formulationInstance(reg, reg.Lookup("tas"), robust, nil)
+			if err != nil {
+				return nil, err
+			}
+			inst.Methods = []Method{solveMethod(reg, "rs", solve.Request{Formulation: "rs", Method: "onion", Instance: in, SkipSelfChecks: true}, solve.LowestLevel)}
+			return inst, nil
+		}}
+}
+
+// formulationInstance is the model of f's Bench entry built from in, with f's fast path
+// run through solve on fastIn beside the backends (none when fastIn is nil or f has no
+// fast path).
+func formulationInstance(reg *solve.Registry, f *solve.Formulation, in, fastIn *sched.Instance) (*Instance, error) {
+	spec := f.Bench
+	p, err := spec.Model(in)
 	if err != nil {
 		return nil, err
 	}
 	size := SizeOf(p)
 	size.Jobs, size.Slots = len(in.Jobs), in.Horizon
-	return &Instance{Size: size, Problem: p, Methods: []Method{m}}, nil
+	inst := &Instance{Size: size, Problem: p}
+	if spec.FastPath != "" && fastIn != nil {
+		inst.Methods = []Method{solveMethod(reg, spec.FastPath, solve.Request{Formulation: f.Name, Method: spec.FastPath, Instance: fastIn, SkipSelfChecks: true}, spec.Objective)}
+	}
+	return inst, nil
 }
 
-// onionMethod runs tas.OnionPeel with its schedule; the objective is the lowest level.
-func onionMethod(in *sched.Instance) Method {
-	return Method{Name: "onion", Run: func(ctx context.Context) (Outcome, error) {
-		res, err := tas.OnionPeel(ctx, in, tas.Options{})
+// solveMethod runs req through the registry; the objective is objective(result)
+// (e.g. the lowest level, comparable with the max-min MIP's optimum).
+func solveMethod(reg *solve.Registry, name string, req solve.Request, objective func(*solve.Result) float64) Method {
+	return Method{Name: name, Run: func(ctx context.Context) (Outcome, error) {
+		res, err := reg.Solve(ctx, req)
 		if err != nil {
 			return Outcome{}, err
 		}
-		return peelOutcome(res), nil
+		o := Outcome{Status: solvers.Optimal.String(), Objective: objective(res),
+			Metrics: map[string]float64{"layers": float64(len(res.Layers))}}
+		if !res.Exact {
+			o.Status, o.Note = solvers.Other.String(), "not proven lexmax (stall budget spent)"
+		}
+		return o, nil
 	}}
 }
 
@@ -186,56 +244,6 @@ func lowestLevel(levels []float64) float64 {
 		return math.NaN()
 	}
 	return slices.Min(levels)
-}
-
-func finalCase(n, T int, seed uint64) Case {
-	return Case{Name: fmt.Sprintf("final/N=%d,T=%d", n, T), Family: "final", Class: LP,
-		Prepare: func(context.Context) (*Instance, error) {
-			in, err := paperInstance(n, T, seed)
-			if err != nil {
-				return nil, err
-			}
-			return finalInstance(in)
-		}}
-}
-
-func finalInstance(in *sched.Instance) (*Instance, error) {
-	lp, err := cora.BuildFinal(in, cora.Options{})
-	if err != nil {
-		return nil, err
-	}
-	p, err := lp.Model.Compile()
-	if err != nil {
-		return nil, fmt.Errorf("bench: FINAL: %w", err)
-	}
-	size := SizeOf(p)
-	size.Jobs, size.Slots = len(in.Jobs), in.Horizon
-	return &Instance{Size: size, Problem: p}, nil
-}
-
-func rsCase(n, T int, seed uint64) Case {
-	return Case{Name: fmt.Sprintf("rs/N=%d,T=%d", n, T), Family: "rs", Class: MIP,
-		Prepare: func(context.Context) (*Instance, error) {
-			in, err := rsInstance(n, T, seed)
-			if err != nil {
-				return nil, err
-			}
-			ds, err := rs.Demands(in, rsParams)
-			if err != nil {
-				return nil, err
-			}
-			robust, err := rs.RobustInstance(in, ds)
-			if err != nil {
-				return nil, err
-			}
-			return maxMinInstance(robust, Method{Name: "rs", Run: func(ctx context.Context) (Outcome, error) {
-				res, err := rs.Solve(ctx, in, rsParams, rs.Options{})
-				if err != nil {
-					return Outcome{}, err
-				}
-				return peelOutcome(res.Peel), nil
-			}})
-		}}
 }
 
 // Fast-path families of FastpathsSuite.
@@ -312,7 +320,7 @@ func onionCase(n, T int, seed uint64) Case {
 func onionFamilyCase(family string, n, T int, seed uint64, releases bool) Case {
 	return Case{Name: fmt.Sprintf("%s/N=%d,T=%d", family, n, T), Family: family, Class: FastPath, N: n,
 		Prepare: func(context.Context) (*Instance, error) {
-			in, err := sigmoidInstance(n, T, seed)
+			in, err := workload.Sigmoid(n, T, seed)
 			if err != nil {
 				return nil, err
 			}
@@ -350,7 +358,7 @@ func wcdeCase(n, bins int, seed uint64) Case {
 	const theta, delta = 0.9, 0.7
 	return Case{Name: fmt.Sprintf("wcde/N=%d,bins=%d", n, bins), Family: "wcde", Class: FastPath, N: n,
 		Prepare: func(context.Context) (*Instance, error) {
-			refs, err := wcdeReferences(min(n, wcdeDistinct), bins, seed)
+			refs, err := workload.WCDEReferences(min(n, wcdeDistinct), bins, seed)
 			if err != nil {
 				return nil, err
 			}
@@ -384,7 +392,7 @@ func wcdeCase(n, bins int, seed uint64) Case {
 func mappingCase(n, T int, seed uint64) Case {
 	return Case{Name: fmt.Sprintf("mapping/N=%d,T=%d", n, T), Family: "mapping", Class: FastPath, N: n,
 		Prepare: func(ctx context.Context) (*Instance, error) {
-			in, err := sigmoidInstance(n, T, seed)
+			in, err := workload.Sigmoid(n, T, seed)
 			if err != nil {
 				return nil, err
 			}
@@ -419,14 +427,22 @@ func contextStatus(err error) string {
 
 // DirSuite reads every model and instance file in dir (not its subdirectories), sorted
 // by name: MPS (.mps, .mps.gz) and CPLEX-LP (.lp) models are solved as they are; an
-// instance (.json) gives two cases, NAME/cora-final (FINAL, an LP) and NAME/tas-mip (the
-// max-min TAS MIP, with onion peeling beside it). Other files are ignored. The files are
-// read and checked now, so a bad one is reported before anything runs.
-func DirSuite(dir string) ([]Case, error) {
+// instance (.json) gives one case per formulation of reg with a Bench entry, NAME/<case>
+// in case order (the default registry: NAME/cora-final, FINAL, an LP, and NAME/tas-mip,
+// the max-min TAS MIP with onion peeling beside it). Other files are ignored. The files
+// are read and checked now, so a bad one is reported before anything runs.
+func DirSuite(dir string, reg *solve.Registry) ([]Case, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
+	var benched []*solve.Formulation
+	for _, f := range reg.Formulations() {
+		if f.Bench != nil && f.Input == solve.InstanceInput {
+			benched = append(benched, f)
+		}
+	}
+	slices.SortStableFunc(benched, func(a, b *solve.Formulation) int { return strings.Compare(a.Bench.Case, b.Bench.Case) })
 	var out []Case
 	for _, e := range entries {
 		name := e.Name()
@@ -436,7 +452,7 @@ func DirSuite(dir string) ([]Case, error) {
 		path := filepath.Join(dir, name)
 		switch {
 		case strings.HasSuffix(name, ".mps"), strings.HasSuffix(name, ".mps.gz"), strings.HasSuffix(name, ".lp"):
-			p, err := netlib.ReadModel(path)
+			p, err := models.ReadModel(path)
 			if err != nil {
 				return nil, err
 			}
@@ -448,11 +464,10 @@ func DirSuite(dir string) ([]Case, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out,
-				Case{Name: name + "/cora-final", Family: "file", Class: LP,
-					Prepare: func(context.Context) (*Instance, error) { return finalInstance(in) }},
-				Case{Name: name + "/tas-mip", Family: "file", Class: MIP,
-					Prepare: func(context.Context) (*Instance, error) { return maxMinInstance(in, onionMethod(in)) }})
+			for _, f := range benched {
+				out = append(out, Case{Name: name + "/" + f.Bench.Case, Family: "file", Class: Class(f.Bench.Class),
+					Prepare: func(context.Context) (*Instance, error) { return formulationInstance(reg, f, in, in) }})
+			}
 		}
 	}
 	return out, nil

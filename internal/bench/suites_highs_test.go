@@ -5,6 +5,8 @@ package bench
 import (
 	"context"
 	"testing"
+
+	"github.com/coraopt/coraopt/solve"
 )
 
 // TestFormulationsAgreeHiGHS runs the formulation families at small sizes with HiGHS
@@ -22,7 +24,7 @@ func TestFormulationsAgreeHiGHS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := Run(context.Background(), FormulationsSuite([]Dims{{6, 0}, {8, 10}}, 5), Config{Backends: bs})
+	rep := Run(context.Background(), FormulationsSuite([]Dims{{6, 0}, {8, 10}}, 5, solve.Default()), Config{Backends: bs})
 	perCase := map[string]int{}
 	for _, r := range rep.Rows {
 		perCase[r.Instance]++

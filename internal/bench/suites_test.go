@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/coraopt/coraopt/internal/testmodels"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
 	_ "github.com/coraopt/coraopt/solvers/all"
 	"github.com/coraopt/coraopt/solvers/netlib"
@@ -35,31 +36,6 @@ func TestParseSizes(t *testing.T) {
 	}
 }
 
-// TestGeneratorsDeterministic: the same seed gives the same instance, another seed
-// another one.
-func TestGeneratorsDeterministic(t *testing.T) {
-	gens := map[string]func(seed uint64) (any, error){
-		"sigmoid": func(s uint64) (any, error) { return sigmoidInstance(30, 20, s) },
-		"paper":   func(s uint64) (any, error) { return paperInstance(30, 40, s) },
-		"rs":      func(s uint64) (any, error) { return rsInstance(30, 20, s) },
-		"wcde":    func(s uint64) (any, error) { return wcdeReferences(5, 100, s) },
-	}
-	for name, gen := range gens {
-		a, err := gen(1)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		b, _ := gen(1)
-		c, _ := gen(2)
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s: seed 1 twice gives different instances", name)
-		}
-		if reflect.DeepEqual(a, c) {
-			t.Errorf("%s: seeds 1 and 2 give the same instance", name)
-		}
-	}
-}
-
 func TestSuiteNames(t *testing.T) {
 	names := func(cs []Case) string {
 		var out []string
@@ -68,11 +44,11 @@ func TestSuiteNames(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	if got, want := names(FormulationsSuite([]Dims{{6, 0}, {10, 5}}, 1)),
+	if got, want := names(FormulationsSuite([]Dims{{6, 0}, {10, 5}}, 1, solve.Default())),
 		"tas-mip/N=6,T=6 tas-mip/N=10,T=5 final/N=6,T=40 final/N=10,T=5 rs/N=6,T=6 rs/N=10,T=5"; got != want {
 		t.Errorf("formulations: %s\nwant %s", got, want)
 	}
-	if got := names(FormulationsSuite(nil, 1)); !strings.Contains(got, "final/N=100,T=40") {
+	if got := names(FormulationsSuite(nil, 1, solve.Default())); !strings.Contains(got, "final/N=100,T=40") {
 		t.Errorf("default formulations suite lacks the paper's size: %s", got)
 	}
 	if got, want := names(FastpathsSuite([]Dims{{100, 0}}, 1, nil)),
@@ -107,7 +83,7 @@ func TestFormulationsSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := Run(context.Background(), FormulationsSuite([]Dims{{5, 8}}, 3), Config{Backends: bs})
+	rep := Run(context.Background(), FormulationsSuite([]Dims{{5, 8}}, 3, solve.Default()), Config{Backends: bs})
 	seen := map[string]bool{}
 	for _, r := range rep.Rows {
 		seen[r.Instance+" "+r.Solver] = true
@@ -155,7 +131,7 @@ func TestFastpathsSmall(t *testing.T) {
 // TestDirSuite reads a directory of models and instances; a bad file is an error
 // before anything runs.
 func TestDirSuite(t *testing.T) {
-	cases, err := DirSuite("testdata/tiny")
+	cases, err := DirSuite("testdata/tiny", solve.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,10 +147,10 @@ func TestDirSuite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "bad.mps"), []byte("NAME x\nROWS\n Q r\nENDATA\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DirSuite(dir); err == nil {
+	if _, err := DirSuite(dir, solve.Default()); err == nil {
 		t.Error("a malformed MPS file was accepted")
 	}
-	if _, err := DirSuite(filepath.Join(dir, "nonexistent")); err == nil {
+	if _, err := DirSuite(filepath.Join(dir, "nonexistent"), solve.Default()); err == nil {
 		t.Error("a missing directory was accepted")
 	}
 }

@@ -17,8 +17,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/coraopt/coraopt/internal/bench"
-	"github.com/coraopt/coraopt/internal/testmodels"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
 
 type benchOptions struct {
@@ -76,7 +77,8 @@ Suites (--suite, or --instances DIR):
                 bisection and, as a cross-check, a scan), mapping/N=n (Alg. 4);
                 default sizes 1000,10000,100000
   --instances   every .mps, .mps.gz and .lp model in DIR, and every instance .json
-                (as NAME/cora-final and NAME/tas-mip)
+                (as NAME/<case> for each formulation with a benchmark model:
+                ` + benchCaseNames(o.g.registry) + `)
 --sizes takes job counts, each optionally with a slot count: 10,20,100x40.
 
 Solvers (--solvers): a comma-separated list of backends; by default every backend
@@ -133,6 +135,18 @@ input (including a solver that is not compiled in).`,
 	f.StringVar(&o.cases, "cases", "", "run only the instances whose name matches this regular expression")
 	f.BoolVar(&o.progress, "progress", false, "show a progress bar on standard error (default: when it is a terminal)")
 	return cmd
+}
+
+// benchCaseNames lists the NAME/<case> suffixes an instance file gives.
+func benchCaseNames(reg *solve.Registry) string {
+	var out []string
+	for _, f := range reg.Formulations() {
+		if f.Bench != nil {
+			out = append(out, f.Bench.Case)
+		}
+	}
+	slices.Sort(out)
+	return strings.Join(out, ", ")
 }
 
 // isTerminal says whether w is a terminal (the progress bar goes there).
@@ -278,7 +292,7 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 		}
 		st.suite = "instances:" + o.instances
 		var err error
-		if cases, err = bench.DirSuite(o.instances); err != nil {
+		if cases, err = bench.DirSuite(o.instances, o.g.registry); err != nil {
 			return nil, st, usageErr(fmt.Errorf("--instances: %w", err))
 		}
 	case o.suite == "netlib":
@@ -286,14 +300,14 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to netlib")
 		}
 		st.suite = "netlib"
-		dir, err := testmodels.Dir()
+		dir, err := models.Dir()
 		if err != nil {
 			return nil, st, usageErr(err)
 		}
 		cases = bench.NetlibSuite(dir)
 	case o.suite == "formulations":
 		st.suite, st.seeded = "formulations", true
-		cases = bench.FormulationsSuite(sizes, o.seed)
+		cases = bench.FormulationsSuite(sizes, o.seed, o.g.registry)
 	case o.suite == "fastpaths":
 		st.suite, st.seeded = "fastpaths", true
 		if o.scaling {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coraopt/coraopt/internal/bench"
 	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
 )
 
@@ -85,7 +86,7 @@ func benchRoot(s Streams, o *benchOptions) *cobra.Command {
 func runBenchWith(ctx context.Context, inject func(*benchOptions), args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
 	s := Streams{In: strings.NewReader(""), Out: &out, Err: &errOut}
-	o := &benchOptions{g: &globalOptions{}, clock: newStepClock(), env: fixedEnvironment, backends: versionless}
+	o := &benchOptions{g: &globalOptions{registry: solve.Default()}, clock: newStepClock(), env: fixedEnvironment, backends: versionless}
 	if inject != nil {
 		inject(o)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coraopt/coraopt/formulations/rs"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 )
 
 // rsFlags are RS's robustness flags, shared by every command that computes η (solve
@@ -29,30 +30,27 @@ func (f *rsFlags) register(cmd *cobra.Command) {
 	f.set = fs.Changed
 }
 
-// anySet returns the name of an RS flag that was set, if any.
-func (f *rsFlags) anySet() (string, bool) {
-	for _, name := range []string{"theta", "delta", "bins"} {
-		if f.set != nil && f.set(name) {
-			return name, true
-		}
-	}
-	return "", false
-}
-
-// params merges the flags that were set with the instance's robust block.
-func (f *rsFlags) params(inst *sched.Instance) (rs.Params, error) {
-	p, ok := rs.ParamsOf(inst)
+// options are the flags that were set, as solve.RSOptions.
+func (f *rsFlags) options() solve.RSOptions {
+	var o solve.RSOptions
 	if f.set("theta") {
-		p.Theta = f.theta
+		o.Theta = &f.theta
 	}
 	if f.set("delta") {
-		p.Delta = f.delta
+		o.Delta = &f.delta
 	}
 	if f.set("bins") {
-		p.Bins = f.bins
+		o.Bins = &f.bins
 	}
-	if !ok && !(f.set("theta") && f.set("delta")) {
-		return p, usageErrf("RS needs theta and delta: add a \"robust\" block to the instance or pass --theta and --delta")
+	return o
+}
+
+// params merges the flags that were set with the instance's robust block
+// (solve.RSParams).
+func (f *rsFlags) params(inst *sched.Instance) (rs.Params, error) {
+	p, err := solve.RSParams(inst, f.options())
+	if err != nil {
+		return p, usageErr(err)
 	}
 	return p, nil
 }
@@ -247,20 +245,9 @@ type rsDemandsOptions struct {
 	check bool
 }
 
-// rsDemandJSON is one job of rs-demands' JSON output.
-type rsDemandJSON struct {
-	ID                string  `json:"id"`
-	Estimator         string  `json:"estimator,omitempty"`
-	Samples           int     `json:"samples,omitempty"`
-	Nominal           int     `json:"nominal"`
-	ReferenceQuantile *int64  `json:"reference_quantile,omitempty"`
-	Eta               int64   `json:"eta"`
-	KL                float64 `json:"kl"`
-	Bins              int     `json:"bins,omitempty"`
-	BinWidth          float64 `json:"bin_width,omitempty"`
-	TauMax            float64 `json:"tau_max,omitempty"`
-	SupportEdge       bool    `json:"support_edge"`
-}
+// rsDemandJSON is one job of rs-demands' JSON output: the same report solve
+// --formulation rs gives in details.demands.
+type rsDemandJSON = solve.RSDemand
 
 type rsCheckJSON struct {
 	Name         string  `json:"name"`
@@ -334,7 +321,7 @@ func runRSDemands(cmd *cobra.Command, s Streams, o *rsDemandsOptions, path strin
 		out.Bins = rs.DefaultBins
 	}
 	for _, d := range ds {
-		out.Jobs = append(out.Jobs, demandJSON(d))
+		out.Jobs = append(out.Jobs, solve.DemandOf(d))
 	}
 	allOK := true
 	if o.check {
@@ -390,16 +377,4 @@ func writeRSDemandsTable(w io.Writer, out rsDemandsJSON) {
 		}
 		fmt.Fprintf(w, "checks: %d run, %d failed\n", len(out.Checks), failedChecks)
 	}
-}
-
-// demandJSON is one job's WCDE answer as rs-demands prints it.
-func demandJSON(d rs.JobDemand) rsDemandJSON {
-	j := rsDemandJSON{ID: d.ID, Nominal: d.Nominal, Eta: d.Eta}
-	if d.HasRuntime() {
-		ref := d.Reference
-		q := d.Estimate.ReferenceQuantile
-		j.Estimator, j.Samples, j.ReferenceQuantile = ref.Estimator, ref.Samples, &q
-		j.KL, j.Bins, j.BinWidth, j.TauMax, j.SupportEdge = d.Estimate.KL, ref.Bins(), ref.Width(), ref.TauMax, d.Estimate.SupportEdge
-	}
-	return j
 }

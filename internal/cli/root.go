@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/coraopt/coraopt/solve"
 	_ "github.com/coraopt/coraopt/solvers/all" // every backend compiled into this binary
 )
 
@@ -81,6 +82,9 @@ func Version() string {
 // globalOptions are the flags every command shares.
 type globalOptions struct {
 	output string // json | table | "" (auto)
+	// registry holds the formulations solve, verify and bench offer (solve.Default(),
+	// or a test's).
+	registry *solve.Registry
 }
 
 // format resolves the output format: the flag, or table on a terminal and JSON otherwise.
@@ -98,8 +102,11 @@ func (g *globalOptions) format(s Streams) (string, error) {
 }
 
 // NewRootCmd builds the command tree writing to s.
-func NewRootCmd(s Streams) *cobra.Command {
-	g := &globalOptions{}
+func NewRootCmd(s Streams) *cobra.Command { return newRootCmd(s, solve.Default()) }
+
+// newRootCmd builds the command tree with the formulations of reg.
+func newRootCmd(s Streams, reg *solve.Registry) *cobra.Command {
+	g := &globalOptions{registry: reg}
 	root := &cobra.Command{
 		Use:   "coraopt",
 		Short: "Completion-time-aware cluster scheduling as optimization, solved and verified",
@@ -127,6 +134,8 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 		newRSDemandsCmd(s, g),
 		newVerifyCmd(s, g),
 		newBenchCmd(s, g),
+		newGenCmd(s, g),
+		newSimulateCmd(s, g),
 	)
 	return root
 }
@@ -134,7 +143,11 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 // Main runs the command line with args (without the program name) and returns the exit
 // code. Errors are printed to s.Err.
 func Main(ctx context.Context, args []string, s Streams) int {
-	root := NewRootCmd(s)
+	return run(ctx, NewRootCmd(s), args, s)
+}
+
+// run executes a command tree and maps its error to an exit code.
+func run(ctx context.Context, root *cobra.Command, args []string, s Streams) int {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {

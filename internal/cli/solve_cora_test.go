@@ -132,9 +132,9 @@ func TestSolveCORAUsage(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{[]string{spread, "--formulation", "cora-final", "--method", "onion"}, `--method "onion": cora-final is an LP`},
+		{[]string{spread, "--formulation", "cora-final", "--method", "onion"}, `--method "onion": cora-final takes auto or lp`},
 		{[]string{spread, "--formulation", "cora", "--method", "lp"}, `--method "lp"`},
-		{[]string{spread, "--formulation", "cora", "--solver", "gonum"}, "onion peeling needs no solver"},
+		{[]string{spread, "--formulation", "cora", "--solver", "gonum"}, "method onion of cora needs no solver"},
 		{[]string{spread, "--formulation", "cora-final", "--solver", "nosuch"}, `unknown solver "nosuch"`},
 		{[]string{spread, "--formulation", "cora-final", "--k", "1"}, "base k = 1"},
 		{[]string{spread, "--formulation", "cora-final", "--scale", "-1"}, "must be a positive"},

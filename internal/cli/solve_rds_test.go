@@ -1,39 +1,43 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 const rdsData = "../../testdata/rds"
 
-// runRDS runs the rds part of `coraopt solve` and returns the exit code Main would give.
+// rdsSolveOptions are the solve flags an RDS test sets.
+type rdsSolveOptions struct {
+	method, solver string
+	timeLimit      time.Duration
+	verify         bool
+}
+
+// runRDS runs `coraopt solve --formulation rds` and returns the exit code and streams.
 func runRDS(t *testing.T, stdin, output, path string, o rdsSolveOptions) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	s := Streams{In: strings.NewReader(stdin), Out: &out, Err: &errOut}
-	err := runSolveRDS(context.Background(), s, output, path, o)
-	var ee *ExitError
-	switch {
-	case err == nil:
-		code = ExitOK
-	case errors.As(err, &ee):
-		code = ee.Code
-		if ee.Err != nil {
-			errOut.WriteString(ee.Err.Error())
-		}
-	default:
-		t.Fatalf("error without an exit code: %v", err)
+	args := []string{"solve", "--formulation", "rds", "-o", output, path}
+	if o.method != "" {
+		args = append(args, "--method", o.method)
 	}
-	return code, out.String(), errOut.String()
+	if o.solver != "" {
+		args = append(args, "--solver", o.solver)
+	}
+	if o.timeLimit != 0 {
+		args = append(args, "--time-limit", o.timeLimit.String())
+	}
+	if o.verify {
+		args = append(args, "--verify")
+	}
+	return runCLI(context.Background(), stdin, args...)
 }
 
 // TestSolveRDS solves every state file of testdata/rds with the built-in QP backend and

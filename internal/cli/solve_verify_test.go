@@ -8,6 +8,7 @@ import (
 
 	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 )
 
 // checkNames returns the verification checks of a solve -o json output by name.
@@ -86,7 +87,7 @@ func TestCheckScheduleFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := checkSchedule(in, res.Schedule, "tas", &solved{method: "onion"}, true); !c.OK {
+	if c := checkSchedule(&solve.Result{Instance: in, Schedule: res.Schedule, LexmaxByFlow: true}, true); !c.OK {
 		t.Fatalf("onion's schedule: %v", c.Problems)
 	}
 	over := sched.NewSchedule(in)
@@ -94,17 +95,17 @@ func TestCheckScheduleFails(t *testing.T) {
 		over.Jobs[j].Alloc[0][0] = in.Jobs[j].Demand[0]
 	}
 	over.Finalize(in)
-	if c := checkSchedule(in, over, "tas", &solved{method: "onion"}, false); c.OK || !strings.Contains(strings.Join(c.Problems, ";"), "schedule/capacity") {
+	if c := checkSchedule(&solve.Result{Instance: in, Schedule: over, LexmaxByFlow: true}, false); c.OK || !strings.Contains(strings.Join(c.Problems, ";"), "schedule/capacity") {
 		t.Errorf("over capacity: ok %t, %v", c.OK, c.Problems)
 	}
 	worse := sched.NewSchedule(in)
 	worse.Jobs[in.JobIndex("wide")].Alloc[0] = []int{1, 1, 0, 2}
 	worse.Jobs[in.JobIndex("narrow")].Alloc[0] = []int{1, 1, 0, 0}
 	worse.Finalize(in)
-	if c := checkSchedule(in, worse, "tas", &solved{method: "onion"}, false); !c.OK {
+	if c := checkSchedule(&solve.Result{Instance: in, Schedule: worse, LexmaxByFlow: true}, false); !c.OK {
 		t.Errorf("a feasible schedule fails the plain check: %v", c.Problems)
 	}
-	if c := checkSchedule(in, worse, "tas", &solved{method: "onion"}, true); c.OK || !strings.Contains(strings.Join(c.Problems, ";"), "lexmax-certificate") {
+	if c := checkSchedule(&solve.Result{Instance: in, Schedule: worse, LexmaxByFlow: true}, true); c.OK || !strings.Contains(strings.Join(c.Problems, ";"), "lexmax-certificate") {
 		t.Errorf("--verify passes a schedule that is not optimal: %v", c.Problems)
 	}
 }

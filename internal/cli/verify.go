@@ -182,7 +182,7 @@ Exit codes:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.formulation, "formulation", "auto", "what to verify: auto, tas, cora, rs, all, or a comma-separated list")
+	f.StringVar(&o.formulation, "formulation", "auto", "what to verify: auto, all, or a comma-separated list of "+strings.Join(verify.Suites(g.registry), ", "))
 	f.StringVar(&o.solvers, "solvers", "", "comma-separated backends to use (default: every one compiled in; see coraopt solvers)")
 	f.IntVar(&o.maxMIPSize, "max-mip-size", verify.DefaultMaxMIPSize, "skip the MIP checks when the TAS MIP has more columns (0: no limit)")
 	f.DurationVar(&o.timeLimit, "time-limit", verify.DefaultTimeLimit, "stop each solver call after this long")
@@ -194,11 +194,11 @@ Exit codes:
 // options turns the flags into verify.Options; a usage error for bad values.
 func (o *verifyOptions) options() (verify.Options, error) {
 	var opt verify.Options
-	forms, err := verify.ParseFormulations(o.formulation)
+	forms, err := verify.ParseFormulations(o.g.registry, o.formulation)
 	if err != nil {
 		return opt, usageErrf("--formulation: %v", err)
 	}
-	opt.Formulations = forms
+	opt.Formulations, opt.Registry = forms, o.g.registry
 	if o.solvers != "" {
 		for _, n := range strings.Split(o.solvers, ",") {
 			n = strings.TrimSpace(n)

@@ -8,34 +8,19 @@
 package testmodels
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/coraopt/coraopt/internal/modelcache"
 )
 
 // EnvDir names the environment variable that overrides the directory (the Makefile sets it).
-const EnvDir = "CORAOPT_HIGHS_INSTANCES"
+const EnvDir = modelcache.EnvDir
 
-// Dir returns the directory holding the models, or an error saying how to get them.
-func Dir() (string, error) {
-	dir := os.Getenv(EnvDir)
-	if dir == "" {
-		cache := os.Getenv("CORAOPT_CACHE")
-		if cache == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return "", fmt.Errorf("testmodels: no cache directory: %w", err)
-			}
-			cache = filepath.Join(base, "coraopt")
-		}
-		dir = filepath.Join(cache, "highs-1.10.0", "share", "highs", "check", "instances")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return "", fmt.Errorf("testmodels: %s not found; run `make deps` (scripts/install-deps.sh)", dir)
-	}
-	return dir, nil
-}
+// Dir returns the directory holding the models, or an error saying how to get them
+// (modelcache.Dir, which the binary uses without linking this package's test code).
+func Dir() (string, error) { return modelcache.Dir() }
 
 // Path returns the path of one model file (e.g. "afiro.mps"), failing or skipping t when
 // the cache is missing (see the package doc) and failing when the file is not there.

@@ -13,9 +13,8 @@ import (
 
 	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/model"
-	"github.com/coraopt/coraopt/model/lpformat"
-	"github.com/coraopt/coraopt/model/mps"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib/models"
 	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
@@ -67,17 +66,25 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// ReadModel reads a model with coraopt's readers: MPS for ".mps" (and ".mps.gz"), CPLEX LP
-// for ".lp".
-func ReadModel(path string) (*model.Problem, error) {
-	switch {
-	case strings.HasSuffix(path, ".lp"):
-		return lpformat.ReadFile(path, lpformat.Options{})
-	case strings.HasSuffix(path, ".mps"), strings.HasSuffix(path, ".mps.gz"):
-		return mps.ReadFile(path, mps.Options{})
-	}
-	return nil, fmt.Errorf("netlib: %s: unknown model format", path)
-}
+// The model list and reader live in package models (data only, no test code); these
+// names keep the backends' tests that call netlib.Cases or netlib.ReadModel working.
+type (
+	Case = models.Case
+	Kind = models.Kind
+)
+
+// Model classes.
+const (
+	LP  = models.LP
+	MIP = models.MIP
+	QP  = models.QP
+)
+
+// Cases is models.Cases.
+func Cases() []Case { return models.Cases() }
+
+// ReadModel is models.ReadModel.
+func ReadModel(path string) (*model.Problem, error) { return models.ReadModel(path) }
 
 // checkNames rejects MayStop and Exclude entries that name no case or give no reason.
 func checkNames(cfg Config) error {

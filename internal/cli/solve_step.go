@@ -9,33 +9,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/solvers/certificate"
 	"github.com/coraopt/coraopt/verify"
 )
-
-// defaultRDSSolver is the backend `coraopt solve --formulation rds` uses without --solver.
-const defaultRDSSolver = "qp"
-
-// rdsSolveOptions are the flags of `coraopt solve` that apply to --formulation rds.
-type rdsSolveOptions struct {
-	method    string        // "auto" or "rhc"
-	solver    string        // "" means defaultRDSSolver
-	timeLimit time.Duration // per solver call; 0 means none
-	verify    bool          // list the KKT residuals as verify checks
-}
-
-// rdsHelp is the --formulation rds part of `coraopt solve --help`.
-const rdsHelp = `  rds   One control step of RDS (rds.txt §3–4): FILE is a state file (jobs' progress,
-        work, learned gains, soft/hard deadlines and priorities; capacity history
-        or forecast; H_p, H_c, P, Q, AR order — see testdata/rds/README.md). Prints
-        the allocation for the next interval, the planned moves, the predicted
-        progress against the reference, and the objective of eq. 3. Method rhc;
-        --solver qp (default) or highs; --time-limit per solver call.`
 
 // rdsResult is the JSON output of `coraopt solve --formulation rds`. Numbers are
 // printed to 9 significant digits.
@@ -103,25 +83,6 @@ type rdsCheck struct {
 	Checks []verify.CheckJSON `json:"checks,omitempty"`
 }
 
-// rdsKKTReport turns the KKT residuals RunStep computed for the eq. 3 QP into verify
-// checks (relative residuals against their tolerance); without duals only the primal
-// one runs and the others are skipped.
-func rdsKKTReport(k rds.KKT) verify.Report {
-	var rep verify.Report
-	check := func(name string, v float64, what string) verify.Check {
-		return verify.New(name, v <= k.Tol, v, fmt.Sprintf("%s: relative residual %.3g, tolerance %g", what, v, k.Tol))
-	}
-	rep.Add(check("kkt-primal", k.Primal, "bounds and rows of the eq. 3 QP"))
-	if !k.Checked {
-		reason := "the solver returned no duals"
-		rep.Add(verify.Skip("kkt-stationarity", reason), verify.Skip("kkt-complementarity", reason))
-		return rep
-	}
-	rep.Add(check("kkt-stationarity", k.Dual, "c + Qx − Aᵀy projected on the active bounds, with sign conditions"),
-		check("kkt-complementarity", k.Complement, "multipliers of inactive rows"))
-	return rep
-}
-
 // sig9 rounds to 9 significant digits, so that the output does not change with the last
 // bits of a solver's arithmetic.
 func sig9(v float64) float64 {
@@ -146,65 +107,16 @@ func sig9s(vs []float64) []float64 {
 	return out
 }
 
-// solveRDS is runSolve's branch for --formulation rds, whose FILE is a state file, not
-// an instance.
-func solveRDS(ctx context.Context, s Streams, o *solveOptions, output, path string) error {
-	if o.gantt != "" {
-		return usageErrf("--gantt applies to --formulation tas")
-	}
-	return runSolveRDS(ctx, s, output, path, rdsSolveOptions{method: o.method, solver: o.solver, timeLimit: o.timeLimit, verify: o.verify})
-}
-
-// runSolveRDS is `coraopt solve --formulation rds FILE`: decode the state file (every
-// problem printed as "path: message", exit 2), solve one control step with the chosen
-// backend (rds.RunStep), print the result in output format ("json" or "table"). Exit 1
-// when the step is not solved to optimality or its KKT check fails.
-func runSolveRDS(ctx context.Context, s Streams, output, path string, o rdsSolveOptions) error {
-	switch o.method {
-	case "", "auto", "rhc":
-	default:
-		return usageErrf("--method %q: --formulation rds has one method, rhc", o.method)
-	}
-	if o.timeLimit < 0 {
-		return usageErrf("--time-limit %v: must not be negative", o.timeLimit)
-	}
-	name := o.solver
-	if name == "" {
-		name = defaultRDSSolver
-	}
-	sv, err := solvers.Get(name)
-	if err != nil {
-		return usageErr(err)
-	}
-	if d, ok := sv.(solvers.Describer); ok {
-		if c := d.Capabilities(); !c.QP || !c.LP {
-			return usageErrf("solver %q cannot solve the RDS problems (a QP and an LP); use qp or highs", name)
-		}
-	}
-	f, err := readRDSState(s, path)
-	if err != nil {
-		return err
-	}
-	res, err := rds.RunStep(ctx, f, sv, solvers.Options{TimeLimit: o.timeLimit})
-	if err != nil {
-		var ve *sched.ValidationError
-		if errors.As(err, &ve) {
-			return usageErr(fmt.Errorf("%s: %w", path, err))
-		}
-		return failed(fmt.Errorf("%s: %w", path, err))
-	}
-	out := rdsOutput(f, res, name)
+// writeStep prints an RDS control step (res.Step; rds.RunStep) in output format ("json"
+// or "table"); with --verify the step's checks (verify.Solved: its KKT residuals and the
+// certificates of its QP and LP recomputed from the models and points alone) are listed.
+// Exit 1 when the step is not solved to optimality or a check fails.
+func writeStep(ctx context.Context, s Streams, output, path string, f *rds.StateFile, res *solve.Result, all bool) error {
+	step := res.Step
+	out := rdsOutput(f, res)
 	var kkt verify.Report
-	if o.verify {
-		kkt = rdsKKTReport(res.KKT)
-		// The certificates recomputed from the models and the solver's points alone, not
-		// from RunStep's own KKT residuals.
-		if res.Problem != nil {
-			kkt.Merge(verify.Certificate(res.Problem, res.Solution, certificate.DefaultTolerances()).Prefixed("eq3"))
-		}
-		if res.ShortfallProblem != nil {
-			kkt.Merge(verify.Certificate(res.ShortfallProblem, res.Shortfall, certificate.DefaultTolerances()).Prefixed("shortfall-lp"))
-		}
+	if all {
+		kkt = verify.Solved(res, verify.SolvedOptions{All: true}).Report
 		out.Verification.Checks = kkt.JSON().Checks
 		out.Verification.OK = out.Verification.OK && kkt.OK()
 	}
@@ -214,7 +126,7 @@ func runSolveRDS(ctx context.Context, s Streams, output, path string, o rdsSolve
 		}
 	} else if err := writeRDSTable(s.Out, out); err != nil {
 		return err
-	} else if o.verify {
+	} else if all {
 		fmt.Fprintln(s.Out)
 		if err := kkt.WriteTable(s.Out); err != nil {
 			return err
@@ -223,13 +135,13 @@ func runSolveRDS(ctx context.Context, s Streams, output, path string, o rdsSolve
 	switch {
 	case ctx.Err() != nil:
 		return failed(fmt.Errorf("interrupted: %w", ctx.Err()))
-	case res.Status != solvers.Optimal:
-		return failed(fmt.Errorf("%s: the solver stopped with status %s", path, res.Status))
-	case o.verify && !kkt.OK():
+	case step.Status != solvers.Optimal:
+		return failed(fmt.Errorf("%s: the solver stopped with status %s", path, step.Status))
+	case all && !kkt.OK():
 		return failed(fmt.Errorf("%s: %s", path, kkt.Summary()))
-	case !res.KKT.OK:
+	case !step.KKT.OK:
 		return failed(fmt.Errorf("%s: the solution failed its KKT check (primal %.3g, dual %.3g, complementarity %.3g > %g)",
-			path, res.KKT.Primal, res.KKT.Dual, res.KKT.Complement, res.KKT.Tol))
+			path, step.KKT.Primal, step.KKT.Dual, step.KKT.Complement, step.KKT.Tol))
 	}
 	return nil
 }
@@ -257,9 +169,10 @@ func readRDSState(s Streams, path string) (*rds.StateFile, error) {
 	return f, nil
 }
 
-func rdsOutput(f *rds.StateFile, res *rds.StepResult, solver string) rdsResult {
+func rdsOutput(f *rds.StateFile, solved *solve.Result) rdsResult {
+	res := solved.Step
 	out := rdsResult{
-		Status: res.Status.String(), Formulation: "rds", Method: "rhc", Solver: solver,
+		Status: res.Status.String(), Formulation: solved.Formulation, Method: solved.Method, Solver: solved.Backend,
 		BackendVersion: res.Version, Exact: res.Status == solvers.Optimal,
 		State: f.Name, Time: res.Time, Interval: res.Interval,
 		Forecast: sig9s(res.Forecast), ForecastSource: res.ForecastSource,

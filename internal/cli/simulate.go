@@ -1,0 +1,407 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/workload"
+)
+
+type simulateOptions struct {
+	g            *globalOptions
+	policies     string
+	seed         uint64
+	replications int
+	slot         float64
+	bound        bool
+	plots        string
+	workers      int
+	check        bool
+}
+
+// simulateJSON is `coraopt simulate -o json`: the runs of --seed at the top level, the
+// further replications (seeds seed+1, …) under "replications".
+type simulateJSON struct {
+	Workload     string           `json:"workload"`
+	Seed         uint64           `json:"seed"`
+	Policies     []*sim.Metrics   `json:"policies"`
+	Bound        *sim.BoundResult `json:"bound,omitempty"`
+	Replications []replication    `json:"replications,omitempty"`
+	// Summary aggregates every seed per policy (with --replications > 1).
+	Summary     []policySummary `json:"summary,omitempty"`
+	Interrupted bool            `json:"interrupted,omitempty"`
+	Timing      *simTiming      `json:"timing,omitempty"`
+}
+
+type replication struct {
+	Seed     uint64           `json:"seed"`
+	Policies []*sim.Metrics   `json:"policies"`
+	Bound    *sim.BoundResult `json:"bound,omitempty"`
+}
+
+// policySummary is a policy's mean and sample standard deviation over the seeds.
+type policySummary struct {
+	Name         string   `json:"name"`
+	Seeds        int      `json:"seeds"`
+	MinUtility   meanStd  `json:"min_utility"`
+	SumUtility   meanStd  `json:"sum_utility"`
+	DeadlinesMet meanStd  `json:"deadlines_met"`
+	MissPenalty  meanStd  `json:"deadline_miss_penalty"`
+	MeanResponse meanStd  `json:"mean_response"`
+	MinGap       *meanStd `json:"min_gap,omitempty"`
+	SumGap       *meanStd `json:"sum_gap,omitempty"`
+}
+
+type meanStd struct {
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
+}
+
+func newMeanStd(xs []float64) meanStd {
+	if len(xs) == 0 {
+		return meanStd{}
+	}
+	m, sd := stat.MeanStdDev(xs, nil)
+	if len(xs) < 2 {
+		sd = 0 // one seed (an interrupted run) has no spread to report, and JSON has no NaN
+	}
+	return meanStd{Mean: m, Std: sd}
+}
+
+// summarize aggregates the runs of every seed per policy, in --policies order.
+func summarize(names []string, out *simulateJSON) []policySummary {
+	all := [][]*sim.Metrics{out.Policies}
+	for _, r := range out.Replications {
+		all = append(all, r.Policies)
+	}
+	var sums []policySummary
+	for _, name := range names {
+		var minU, sumU, met, pen, resp, minG, sumG []float64
+		for _, ms := range all {
+			for _, m := range ms {
+				if m.Name != name {
+					continue
+				}
+				minU, sumU = append(minU, m.MinUtility), append(sumU, m.SumUtility)
+				met, pen = append(met, float64(m.DeadlinesMet)), append(pen, m.DeadlineMissPenalty)
+				resp = append(resp, m.MeanResponse)
+				if m.VsBound != nil {
+					minG, sumG = append(minG, m.VsBound.MinGap), append(sumG, m.VsBound.SumGap)
+				}
+			}
+		}
+		if len(minU) == 0 {
+			continue
+		}
+		ps := policySummary{Name: name, Seeds: len(minU), MinUtility: newMeanStd(minU), SumUtility: newMeanStd(sumU),
+			DeadlinesMet: newMeanStd(met), MissPenalty: newMeanStd(pen), MeanResponse: newMeanStd(resp)}
+		if len(minG) > 0 {
+			a, b := newMeanStd(minG), newMeanStd(sumG)
+			ps.MinGap, ps.SumGap = &a, &b
+		}
+		sums = append(sums, ps)
+	}
+	return sums
+}
+
+type simTiming struct {
+	WallSeconds float64 `json:"wall_seconds"`
+	Workers     int     `json:"workers"`
+}
+
+func newSimulateCmd(s Streams, g *globalOptions) *cobra.Command {
+	o := &simulateOptions{g: g}
+	c := &cobra.Command{
+		Use:   "simulate WORKLOAD",
+		Short: "Replay a workload under scheduling policies and score them against a proven bound",
+		Long: `simulate runs each policy on the workload (a workload file, or - for standard input) in a
+deterministic discrete-event simulator: every policy sees the same jobs and the same true
+task runtimes (drawn per job, stage and task from --seed). With --bound it also computes
+the offline bound — the exact lexmax of a relaxation that every schedule maps into, in
+slots of --slot seconds — and reports each policy's gap to it.
+
+Replications (--replications R) use seeds seed, seed+1, …, run in parallel (--workers,
+default: all cores) and print in seed order, so the output does not depend on the number
+of cores; wall-clock figures appear only under "timing" keys. Ctrl-C prints the runs that
+finished.
+
+Policies: ` + strings.Join(all.Names(), ", ") + `.
+
+Examples:
+  coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
+  coraopt simulate cora100.json --policies fifo,fair,edf,rrh --bound --slot 60 -o table`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSimulate(cmd.Context(), s, o, args[0])
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&o.policies, "policies", "fifo,fair,edf,rrh", "comma-separated policies to run")
+	f.Uint64Var(&o.seed, "seed", 1, "seed of the true task runtimes")
+	f.IntVar(&o.replications, "replications", 1, "number of seeds to run (seed, seed+1, …)")
+	f.Float64Var(&o.slot, "slot", 60, "slot length in seconds of the bound's relaxation")
+	f.BoolVar(&o.bound, "bound", false, "compute the offline bound and each policy's gap to it")
+	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
+	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
+	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
+	return c
+}
+
+func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string) error {
+	format, err := o.g.format(s)
+	if err != nil {
+		return err
+	}
+	names := strings.Split(o.policies, ",")
+	for _, n := range names {
+		if _, err := all.New(n); err != nil {
+			return usageErrf("--policies: %v", err)
+		}
+	}
+	if o.replications < 1 {
+		return usageErrf("--replications %d: need at least 1", o.replications)
+	}
+	if !(o.slot > 0) {
+		return usageErrf("--slot %g: need a length > 0 seconds", o.slot)
+	}
+	workers := o.workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	in, name, err := openInput(s, path)
+	if err != nil {
+		return err
+	}
+	w, err := workload.Decode(in)
+	in.Close()
+	if err != nil {
+		var ve *sched.ValidationError
+		if errors.As(err, &ve) {
+			return usageErrf("%s:\n%v", name, err)
+		}
+		return usageErr(err)
+	}
+	started := time.Now()
+	out, err := simulate(ctx, s, o, w, names, workers)
+	if err != nil {
+		return err
+	}
+	out.Timing = &simTiming{WallSeconds: time.Since(started).Seconds(), Workers: workers}
+	if o.plots != "" && !out.Interrupted {
+		if err := writeSimPlots(ctx, s, o, w, names, out); err != nil {
+			return err
+		}
+	}
+	if format == "json" {
+		if err := writeJSON(s.Out, out); err != nil {
+			return err
+		}
+	} else {
+		writeSimTable(s.Out, out)
+	}
+	if out.Interrupted {
+		return failed(errors.New("interrupted: printed the runs that finished"))
+	}
+	return nil
+}
+
+// simulate runs every (replication, policy) pair on a pool of workers, then the bound
+// of each replication, and assembles the output in seed and --policies order.
+func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
+	R, P := o.replications, len(names)
+	metrics := make([][]*sim.Metrics, R)
+	makespan := make([][]float64, R)
+	for r := range R {
+		metrics[r] = make([]*sim.Metrics, P)
+		makespan[r] = make([]float64, P)
+	}
+	total := R * P
+	if o.bound {
+		total += R
+	}
+	var bar *progressbar.ProgressBar
+	if s.IsTerminal {
+		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(s.Err), progressbar.OptionSetDescription("simulate"),
+			progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
+	}
+	var mu sync.Mutex
+	var firstErr error
+	pool := func(n int, do func(k int) error) {
+		jobs := make(chan int)
+		var wg sync.WaitGroup
+		for range min(workers, n) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range jobs {
+					err := do(k)
+					mu.Lock()
+					if err != nil && firstErr == nil && ctx.Err() == nil {
+						firstErr = err
+					}
+					if bar != nil {
+						bar.Add(1)
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		for k := range n {
+			if ctx.Err() != nil {
+				break
+			}
+			mu.Lock()
+			stop := firstErr != nil
+			mu.Unlock()
+			if stop {
+				break
+			}
+			jobs <- k
+		}
+		close(jobs)
+		wg.Wait()
+	}
+	pool(R*P, func(k int) error {
+		r, p := k/P, k%P
+		pol, _ := all.New(names[p])
+		res, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed + uint64(r), Timing: true, Record: o.check})
+		if err != nil {
+			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
+		}
+		if o.check {
+			if err := sim.CheckInvariants(w, o.seed+uint64(r), res); err != nil {
+				return failed(fmt.Errorf("%s, seed %d: the simulator broke an invariant (a bug, please report it):\n%w", names[p], o.seed+uint64(r), err))
+			}
+		}
+		metrics[r][p] = sim.Summarize(w, res)
+		makespan[r][p] = res.Makespan
+		return nil
+	})
+	bounds := make([]*sim.BoundResult, R)
+	if o.bound && firstErr == nil && ctx.Err() == nil {
+		pool(R, func(r int) error {
+			until := 0.0
+			for _, m := range makespan[r] {
+				until = max(until, m)
+			}
+			b, err := sim.Bound(ctx, w, o.seed+uint64(r), o.slot, until)
+			if err != nil {
+				return usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
+			}
+			bounds[r] = b
+			return nil
+		})
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil}
+	for r := range R {
+		var done []*sim.Metrics
+		for _, m := range metrics[r] {
+			if m == nil {
+				continue // interrupted before it finished
+			}
+			if b := bounds[r]; b != nil {
+				m.CompareToBound(b.SortedUtilities, 1e-12)
+			}
+			done = append(done, m)
+		}
+		if len(done) == 0 && bounds[r] == nil {
+			continue
+		}
+		if r == 0 {
+			out.Policies, out.Bound = done, bounds[r]
+			continue
+		}
+		out.Replications = append(out.Replications, replication{Seed: o.seed + uint64(r), Policies: done, Bound: bounds[r]})
+	}
+	if out.Policies == nil {
+		out.Policies = []*sim.Metrics{}
+	}
+	if R > 1 {
+		out.Summary = summarize(names, out)
+	}
+	return out, nil
+}
+
+func writeSimTable(w io.Writer, out *simulateJSON) {
+	fmt.Fprintf(w, "workload %s\n", out.Workload)
+	one := func(seed uint64, ms []*sim.Metrics, b *sim.BoundResult) {
+		fmt.Fprintf(w, "\nseed %d\n", seed)
+		tw := newTable(w)
+		row(tw, "policy", "min utility", "sum utility", "zero", "deadlines met", "miss penalty", "utilization", "makespan s", "mean response s", "first short", "min gap", "sum gap")
+		for _, m := range ms {
+			var util []string
+			for _, p := range sortedKeys(m.Utilization) {
+				util = append(util, fmt.Sprintf("%s %.2f", p, m.Utilization[p]))
+			}
+			first, minGap, sumGap := "-", "-", "-"
+			if m.VsBound != nil {
+				first = fmt.Sprint(m.VsBound.FirstShortPosition)
+				minGap, sumGap = fmt.Sprintf("%.4g", m.VsBound.MinGap), fmt.Sprintf("%.4g", m.VsBound.SumGap)
+			}
+			row(tw, m.Name, fmt.Sprintf("%.4g", m.MinUtility), fmt.Sprintf("%.4g", m.SumUtility), m.ZeroUtilityJobs,
+				fmt.Sprintf("%d/%d", m.DeadlinesMet, m.JobsWithDeadline), fmt.Sprintf("%.4g", m.DeadlineMissPenalty),
+				strings.Join(util, ", "), fmt.Sprintf("%.0f", m.Makespan), fmt.Sprintf("%.0f", m.MeanResponse), first, minGap, sumGap)
+		}
+		if b != nil {
+			exact := ""
+			if !b.Exact {
+				exact = " (not proven: OnionPeel fell back)"
+			}
+			row(tw, "bound"+exact, fmt.Sprintf("%.4g", b.MinUtility), fmt.Sprintf("%.4g", b.SumUtility), "", "", "", "", "", "", "", "", "")
+		}
+		tw.Flush()
+		if b != nil {
+			fmt.Fprintf(w, "bound: %s, %d slots of %g s\n", b.Method, b.Slots, b.SlotSeconds)
+		}
+	}
+	one(out.Seed, out.Policies, out.Bound)
+	for _, r := range out.Replications {
+		one(r.Seed, r.Policies, r.Bound)
+	}
+	if len(out.Summary) > 0 {
+		fmt.Fprintf(w, "\nover %d seeds: mean ± standard deviation\n", out.Summary[0].Seeds)
+		tw := newTable(w)
+		row(tw, "policy", "min utility", "sum utility", "deadlines met", "miss penalty", "mean response s", "min gap", "sum gap")
+		f := func(m meanStd) string { return fmt.Sprintf("%.4g ± %.2g", m.Mean, m.Std) }
+		for _, ps := range out.Summary {
+			minGap, sumGap := "-", "-"
+			if ps.MinGap != nil {
+				minGap, sumGap = f(*ps.MinGap), f(*ps.SumGap)
+			}
+			row(tw, ps.Name, f(ps.MinUtility), f(ps.SumUtility), f(ps.DeadlinesMet), f(ps.MissPenalty), f(ps.MeanResponse), minGap, sumGap)
+		}
+		tw.Flush()
+	}
+	if out.Interrupted {
+		fmt.Fprintln(w, "\ninterrupted: only the runs that finished are shown")
+	}
+}
+
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

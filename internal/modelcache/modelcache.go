@@ -1,0 +1,37 @@
+// Package modelcache locates the solver test models (Netlib LPs, small MIPs and QPs)
+// that scripts/install-deps.sh unpacks from HiGHS's source tarball into the cache.
+// coraopt does not commit these files. It imports nothing of coraopt's, so the model
+// readers' tests (through internal/testmodels) and the binary (through
+// solvers/netlib/models, for `coraopt bench --suite netlib`) can both use it.
+package modelcache
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// EnvDir names the environment variable that overrides the directory (the Makefile sets it).
+const EnvDir = "CORAOPT_HIGHS_INSTANCES"
+
+// Dir returns the directory holding the models, or an error saying how to get them:
+// $CORAOPT_HIGHS_INSTANCES, else highs-1.10.0/share/highs/check/instances under
+// $CORAOPT_CACHE or the user cache's coraopt directory.
+func Dir() (string, error) {
+	dir := os.Getenv(EnvDir)
+	if dir == "" {
+		cache := os.Getenv("CORAOPT_CACHE")
+		if cache == "" {
+			base, err := os.UserCacheDir()
+			if err != nil {
+				return "", fmt.Errorf("testmodels: no cache directory: %w", err)
+			}
+			cache = filepath.Join(base, "coraopt")
+		}
+		dir = filepath.Join(cache, "highs-1.10.0", "share", "highs", "check", "instances")
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return "", fmt.Errorf("testmodels: %s not found; run `make deps` (scripts/install-deps.sh)", dir)
+	}
+	return dir, nil
+}

@@ -1,0 +1,180 @@
+package sim
+
+import (
+	"math"
+	"slices"
+
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
+)
+
+// Metrics is the per-run summary `coraopt simulate` prints for each policy. Everything
+// but Timing is a function of the workload, the policy and the seed.
+type Metrics struct {
+	Name        string       `json:"name"`
+	Clairvoyant bool         `json:"clairvoyant,omitempty"`
+	Jobs        []JobMetrics `json:"jobs"`
+	// SortedUtilities is every job's utility, ascending (a rejected job earns
+	// workload.UtilityNever).
+	SortedUtilities []float64 `json:"sorted_utilities"`
+	MinUtility      float64   `json:"min_utility"`
+	SumUtility      float64   `json:"sum_utility"`
+	ZeroUtilityJobs int       `json:"zero_utility_jobs"`
+	// DeadlinesMet counts completed jobs with a deadline that met it, of
+	// JobsWithDeadline.
+	DeadlinesMet     int `json:"deadlines_met"`
+	JobsWithDeadline int `json:"jobs_with_deadline"`
+	Rejected         int `json:"rejected"`
+	// DeadlineMissPenalty is rds.txt eq. 1: Σ ω_j (y_j − y_ref_j)⁺ / y_ref_j over the
+	// completed jobs with a deadline, y the response time and y_ref the relative
+	// deadline.
+	DeadlineMissPenalty float64 `json:"deadline_miss_penalty"`
+	// MeanTardiness is the mean of max(0, completion − deadline) over the completed
+	// jobs with a deadline (seconds).
+	MeanTardiness float64 `json:"mean_tardiness"`
+	// Utilization is busy slot-seconds over available slot-seconds per pool, on
+	// [0, makespan].
+	Utilization  map[string]float64 `json:"utilization"`
+	Makespan     float64            `json:"makespan"`
+	MeanResponse float64            `json:"mean_response"`
+	Events       int                `json:"events"`
+	Rounds       int                `json:"decision_rounds"`
+	VsBound      *VsBound           `json:"vs_bound,omitempty"`
+	Timing       *TimingMetrics     `json:"timing,omitempty"`
+}
+
+// JobMetrics is one job's outcome. Completion, Response and Met are null for a
+// rejected job; Deadline and Met are null for a job without a deadline.
+type JobMetrics struct {
+	ID         string   `json:"id"`
+	Arrival    float64  `json:"arrival"`
+	Completion *float64 `json:"completion"`
+	Response   *float64 `json:"response"`
+	Utility    float64  `json:"utility"`
+	Deadline   *float64 `json:"deadline"` // absolute, seconds
+	Met        *bool    `json:"met"`
+	Tardiness  *float64 `json:"tardiness,omitempty"` // max(0, completion − deadline)
+	Rejected   bool     `json:"rejected,omitempty"`
+}
+
+// VsBound is how far a policy's sorted utilities fall short of the bound's.
+type VsBound struct {
+	// FirstShortPosition is the first 1-based position of the sorted vectors where the
+	// policy is below the bound (0 when it is nowhere below).
+	FirstShortPosition int     `json:"first_short_position"`
+	MinGap             float64 `json:"min_gap"` // bound min − policy min
+	SumGap             float64 `json:"sum_gap"` // bound sum − policy sum (the bound is lexmax, not max-sum: this may be negative)
+}
+
+// TimingMetrics are wall-clock decision times per decision round (StartRound and the
+// Picks, plus the policy's Admit, Tick and Observe calls at that instant), in
+// microseconds.
+type TimingMetrics struct {
+	DecisionMeanMicros float64 `json:"decision_mean_us"`
+	DecisionP99Micros  float64 `json:"decision_p99_us"`
+	DecisionMaxMicros  float64 `json:"decision_max_us"`
+	WallSeconds        float64 `json:"wall_seconds,omitempty"`
+}
+
+// Summarize computes the metrics of r, a run of w.
+func Summarize(w *workload.Workload, r *Result) *Metrics {
+	m := &Metrics{Name: r.Policy, Clairvoyant: r.Clairvoyant, Makespan: r.Makespan, Events: r.Events, Rounds: r.Rounds,
+		Utilization: map[string]float64{}}
+	m.Jobs = make([]JobMetrics, len(r.Jobs))
+	m.SortedUtilities = make([]float64, len(r.Jobs))
+	responses, completed, tardy := 0.0, 0, 0
+	for i, jr := range r.Jobs {
+		job := &w.Jobs[i]
+		jm := JobMetrics{ID: jr.ID, Arrival: jr.Arrival, Rejected: jr.Rejected}
+		if job.Deadline > 0 {
+			d := job.Arrival + job.Deadline
+			jm.Deadline = &d
+			m.JobsWithDeadline++
+		}
+		if jr.Rejected {
+			jm.Utility = workload.UtilityNever(job.Utility)
+			m.Rejected++
+		} else {
+			c, resp := jr.Completion, jr.Completion-jr.Arrival
+			jm.Completion, jm.Response = &c, &resp
+			jm.Utility = w.UtilityAt(i, c)
+			responses += resp
+			completed++
+			if job.Deadline > 0 {
+				met := resp <= job.Deadline
+				jm.Met = &met
+				if met {
+					m.DeadlinesMet++
+				}
+				m.DeadlineMissPenalty += job.Priority * max(0, resp-job.Deadline) / job.Deadline
+				tard := max(0, resp-job.Deadline)
+				jm.Tardiness = &tard
+				m.MeanTardiness += tard
+				tardy++
+			}
+		}
+		if jm.Utility == 0 {
+			m.ZeroUtilityJobs++
+		}
+		m.SumUtility += jm.Utility
+		m.SortedUtilities[i] = jm.Utility
+		m.Jobs[i] = jm
+	}
+	slices.Sort(m.SortedUtilities)
+	if len(m.SortedUtilities) > 0 {
+		m.MinUtility = m.SortedUtilities[0]
+	}
+	if completed > 0 {
+		m.MeanResponse = responses / float64(completed)
+	}
+	if tardy > 0 {
+		m.MeanTardiness /= float64(tardy)
+	}
+	for k, p := range w.Cluster.Pools {
+		if r.CapacitySeconds[k] > 0 {
+			m.Utilization[p.Name] = r.Busy[k] / r.CapacitySeconds[k]
+		} else {
+			m.Utilization[p.Name] = 0
+		}
+	}
+	if r.Timing != nil && len(r.Timing.DecisionNanos) > 0 {
+		ns := slices.Clone(r.Timing.DecisionNanos)
+		slices.Sort(ns)
+		sum := int64(0)
+		for _, x := range ns {
+			sum += x
+		}
+		m.Timing = &TimingMetrics{
+			DecisionMeanMicros: float64(sum) / float64(len(ns)) / 1e3,
+			DecisionP99Micros:  float64(ns[min(len(ns)-1, int(math.Ceil(0.99*float64(len(ns))))-1)]) / 1e3,
+			DecisionMaxMicros:  float64(ns[len(ns)-1]) / 1e3,
+		}
+	}
+	return m
+}
+
+// CompareToBound fills m.VsBound against the bound's sorted utilities (same length).
+func (m *Metrics) CompareToBound(bound []float64, tol float64) {
+	vb := &VsBound{}
+	for k := range bound {
+		if m.SortedUtilities[k] < bound[k]-tol {
+			vb.FirstShortPosition = k + 1
+			break
+		}
+	}
+	sum := 0.0
+	for _, u := range bound {
+		sum += u
+	}
+	if len(bound) > 0 {
+		vb.MinGap = bound[0] - m.MinUtility
+	}
+	vb.SumGap = sum - m.SumUtility
+	m.VsBound = vb
+}
+
+// BeatsBound reports whether sorted (ascending) is lexicographically greater than the
+// bound's vector beyond tol — which the bound's proof says never happens.
+func BeatsBound(sorted, bound []float64, tol float64) bool {
+	return sched.CompareSorted(sorted, bound, tol) > 0
+}

@@ -1,0 +1,175 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/coraopt/coraopt/formulations/cora"
+	"github.com/coraopt/coraopt/formulations/tas"
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solvers"
+)
+
+// CORAOutput is what the CORA formulations add to the answer: FINAL's objective, the
+// weights' base k, the utility scale, the numerics guard's warnings and fractional x.
+type CORAOutput struct {
+	Objective  *float64          `json:"objective,omitempty"`
+	K          *float64          `json:"k,omitempty"`
+	Scale      *float64          `json:"scale,omitempty"`
+	Warnings   []string          `json:"warnings"`
+	Fractional []cora.Fractional `json:"fractional,omitempty"`
+}
+
+// CORALPDetails is the Details of cora-final and cora-linearized.
+type CORALPDetails struct {
+	Model         string            `json:"model"`
+	Columns       int               `json:"columns"`
+	Rows          int               `json:"rows"`
+	Iterations    int               `json:"iterations"`
+	SolveSeconds  float64           `json:"solve_seconds"`
+	Quantization  CORAQuantization  `json:"quantization"`
+	Numerics      cora.Numerics     `json:"numerics"`
+	Integral      bool              `json:"integral"`
+	Fractionality float64           `json:"max_fractionality"`
+	ExactCORA     *CORAExactCompare `json:"exact_cora,omitempty"`
+}
+
+// CORAQuantization reports how utilities became integers (cora.Utilities).
+type CORAQuantization struct {
+	Scale          float64 `json:"scale"`
+	MaxError       float64 `json:"max_error"`
+	Distinct       int     `json:"distinct_values"`
+	Merged         int     `json:"merged_pairs"`
+	OrderPreserved bool    `json:"order_preserved"`
+}
+
+// CORAExactCompare sets the LP's schedule against exact CORA's (onion peeling).
+type CORAExactCompare struct {
+	Agree           bool      `json:"agree"`
+	SortedUtilities []float64 `json:"sorted_utilities"`
+	Exact           bool      `json:"exact"`
+	LPCost          float64   `json:"lp_cost_eq6"`
+	ExactCost       float64   `json:"exact_cost_eq6"`
+	LPCells         int       `json:"lp_cells"`
+	ExactCells      int       `json:"exact_cells"`
+	Detail          string    `json:"detail"`
+}
+
+func coraFormulation() Formulation {
+	return Formulation{
+		Name:        "cora",
+		Help:        "CORA (cora.txt §II, problem (1)-(5)) solved exactly: the same lexmax with Σ_t x = demand, by onion peeling.",
+		Methods:     []Method{onionMethod},
+		ExactDemand: true,
+		Solve: func(ctx context.Context, req *Request, _ solvers.Backend) (*Result, error) {
+			start := time.Now()
+			ex, err := cora.Exact(ctx, req.Instance, tas.Options{MaxBranches: req.Budget})
+			if err != nil {
+				return nil, peelError(ctx, err)
+			}
+			res := peeled(req.Instance, ex.Schedule, ex.Peel, start)
+			res.CORA = &CORAOutput{Warnings: []string{}}
+			return res, nil
+		},
+	}
+}
+
+// coraLPSpec is one of the paper's LPs.
+type coraLPSpec struct {
+	name, help, short, model string
+	build                    func(*sched.Instance, cora.Options) (*cora.LP, error)
+}
+
+var (
+	finalSpec = coraLPSpec{name: "cora-final", short: "FINAL", model: "FINAL (cora.txt §II-C)", build: cora.BuildFinal,
+		help: "CORA's FINAL LP (cora.txt §II-C) as the paper writes it, solved with --solver: minimize Σ over job×slot×resource cells of 1 (empty) or k^-u (used), with integer utilities u = round(--scale·U) and k = jobs·slots·resources (--k). Prints objective, k, scale, warnings (the numerics guard: weights k^-u that underflow or that the solver cannot tell apart; --strict makes them exit 2) and fractional x if any. \"exact\" is true when the schedule equals exact CORA's sorted utilities (checked by onion peeling; details.exact_cora says why not: FINAL fills as many cells as it can, so it spreads jobs out)."}
+	linearizedSpec = coraLPSpec{name: "cora-linearized", short: "Linearized-CORA", model: "Linearized-CORA (cora.txt §II-B3)", build: cora.BuildLinearized,
+		help: "Linearized-CORA (cora.txt §II-B3): FINAL with one λ per unit of capacity; the same LP optimum (Lemma 3), refused when large."}
+	lpMethod = Method{Name: "lp", Classes: []solvers.Class{solvers.LP}, Help: "Solve the LP with --solver (default: the first of " + strings.Join(solvers.Preference(solvers.LP), ", ") + " compiled in)."}
+)
+
+// CORAOptionNames are the options of the CORA LPs.
+var coraOptionNames = []string{"strict", "scale", "k"}
+
+func coraLPFormulation(spec coraLPSpec) Formulation {
+	f := Formulation{Name: spec.name, Help: spec.help, Methods: []Method{lpMethod}, Options: coraOptionNames,
+		ExactDemand: true, Verify: "cora",
+		Solve: func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error) {
+			return solveCORALP(ctx, req, b, spec)
+		}}
+	if spec.name == finalSpec.name {
+		f.Bench = &Bench{Case: "cora-final", Class: solvers.LP, Model: func(in *sched.Instance) (*model.Problem, error) {
+			lp, err := cora.BuildFinal(in, cora.Options{})
+			if err != nil {
+				return nil, err
+			}
+			p, err := lp.Model.Compile()
+			if err != nil {
+				return nil, fmt.Errorf("FINAL: %w", err)
+			}
+			return p, nil
+		}}
+	}
+	return f
+}
+
+func solveCORALP(ctx context.Context, req *Request, b solvers.Backend, spec coraLPSpec) (*Result, error) {
+	in := req.Instance
+	lp, err := spec.build(in, cora.Options{Scale: req.CORA.Scale, K: req.CORA.K, Strict: req.CORA.Strict})
+	switch {
+	case errors.Is(err, cora.ErrStrict):
+		return nil, &RequestError{Err: fmt.Errorf("--strict: %w", err)}
+	case err != nil:
+		return nil, &RequestError{Err: err}
+	}
+	p, err := lp.Model.Compile()
+	if err != nil {
+		return nil, err
+	}
+	sol, err := b.Solver.Solve(ctx, p, solvers.Options{TimeLimit: req.TimeLimit})
+	switch {
+	case err != nil:
+		return nil, err
+	case ctx.Err() != nil:
+		return nil, interrupted(ctx)
+	case sol.Status == solvers.Infeasible:
+		return nil, &NoScheduleError{fmt.Errorf("%s is infeasible: the demand does not fit the capacity", spec.short)}
+	case sol.Status != solvers.Optimal || !sol.HasPrimal():
+		return nil, fmt.Errorf("%s: %s stopped with status %s", spec.short, b.Name, sol.Status)
+	}
+	dec, err := lp.Decode(sol.X)
+	if err != nil {
+		return nil, err
+	}
+	u := lp.Utilities
+	obj, k, scale := sol.Objective, lp.K, u.Scale
+	det := CORALPDetails{Model: spec.model, Columns: p.NumCols(), Rows: p.NumRows(), Iterations: sol.Iterations,
+		SolveSeconds: sol.WallTime.Seconds(), Numerics: lp.Numerics, Integral: dec.Schedule != nil, Fractionality: dec.MaxFractionality,
+		Quantization: CORAQuantization{Scale: u.Scale, MaxError: u.MaxError, Distinct: u.Distinct, Merged: u.Merged, OrderPreserved: u.OrderPreserved}}
+	res := &Result{Status: solvers.Optimal, Schedule: dec.Rounded, Backend: b.Name, BackendVersion: b.Version, Details: &det, Layers: []Layer{},
+		Points:   []Point{{Name: "certificate", Problem: p, Solution: sol}},
+		CORA:     &CORAOutput{Objective: &obj, K: &k, Scale: &scale, Warnings: append([]string{}, lp.Warnings...), Fractional: dec.Fractional},
+		Warnings: lp.Warnings}
+	if dec.Schedule == nil {
+		res.Schedule.Exact = false
+		f := dec.Fractional[0]
+		res.Failure = fmt.Errorf("%s's x is fractional in %d entries (first: job %s, slot %d, %s: %g); Lemma 2 and Theorem 1 claim integral x, which holds at the LP's vertices, and %s returned an optimal point that is not one",
+			spec.short, len(dec.Fractional), f.Job, f.Slot, f.Resource, f.Value, b.Name)
+		return res, nil
+	}
+	// Set the LP's schedule against exact CORA (onion peeling, milliseconds): "exact" says
+	// whether the LP reached CORA's optimum on this instance.
+	ex, err := cora.Exact(ctx, in, tas.Options{MaxBranches: req.Budget})
+	if err != nil {
+		return nil, err
+	}
+	cmp := lp.Compare(dec.Schedule, ex.Schedule)
+	det.ExactCORA = &CORAExactCompare{Agree: cmp.Agree, SortedUtilities: cmp.Exact, Exact: ex.Schedule.Exact,
+		LPCost: cmp.LPCost, ExactCost: cmp.ExactCost, LPCells: cmp.LPCells, ExactCells: cmp.ExactCells, Detail: cmp.Detail}
+	res.Exact = cmp.Agree && ex.Schedule.Exact
+	return res, nil
+}

@@ -1,0 +1,306 @@
+package solve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solvers"
+)
+
+// Input is what a formulation reads.
+type Input int
+
+const (
+	// InstanceInput is a scheduling instance (sched.Instance, the instance file).
+	InstanceInput Input = iota
+	// StateInput is an RDS state file (formulations/rds.StateFile): jobs' progress and
+	// the capacity history of one control step, not an instance.
+	StateInput
+)
+
+// Method is one way to solve a formulation.
+type Method struct {
+	Name string
+	// Classes are the problem classes the method hands to one backend (a QP method that
+	// also solves an LP on the same backend lists both); nil for a fast path that needs
+	// no solver.
+	Classes []solvers.Class
+	// Help is one paragraph for `coraopt solve --help` (wrapped, no indentation).
+	Help string
+}
+
+// NeedsSolver reports whether the method runs on a backend.
+func (m Method) NeedsSolver() bool { return len(m.Classes) > 0 }
+
+// Formulation is one registry entry.
+type Formulation struct {
+	// Name is what --formulation takes.
+	Name string
+	// Help describes the formulation in `coraopt solve --help`: a paragraph, wrapped, no
+	// indentation.
+	Help string
+	// Methods, the default (what "auto" means) first.
+	Methods []Method
+	Input   Input
+	// Options names the request fields of this formulation that a caller may set (the
+	// command line's flags, e.g. "theta"); setting one for another formulation is an
+	// error that names the formulations it applies to.
+	Options []string
+	// ExactDemand: schedules meet the demand exactly (CORA's eq. 4), not at least.
+	ExactDemand bool
+	// Verify names the verify suite that covers this formulation ("" for its own name):
+	// cora-final and cora-linearized are checked inside cora's suite.
+	Verify string
+	// DefaultVerify: `coraopt verify` runs the suite without --formulation (where it
+	// applies to the instance).
+	DefaultVerify bool
+	// Bench, when set, gives `coraopt bench --instances` a case for each instance file.
+	Bench *Bench
+	// Solve runs a method (req.Method is resolved: never "" or "auto"; the backend, when
+	// the method needs one, is in b).
+	Solve func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error)
+}
+
+// VerifySuite is the name of the verify suite that covers f.
+func (f *Formulation) VerifySuite() string {
+	if f.Verify != "" {
+		return f.Verify
+	}
+	return f.Name
+}
+
+// Method returns the named method; "" and "auto" give the default.
+func (f *Formulation) Method(name string) (Method, bool) {
+	if name == "" || name == Auto {
+		return f.Methods[0], true
+	}
+	for _, m := range f.Methods {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Method{}, false
+}
+
+// MethodNames lists the methods, "auto" first.
+func (f *Formulation) MethodNames() []string {
+	out := []string{Auto}
+	for _, m := range f.Methods {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// Bench describes the model a formulation contributes to the benchmark harness: a model
+// every backend of its class is timed on, with a method of the formulation run through
+// Solve beside them (its objective comparable with the model's optimum).
+type Bench struct {
+	// Case is the case name's suffix (NAME/<Case>) and family ("tas-mip", "cora-final").
+	Case  string
+	Class solvers.Class
+	// Model builds the model from an instance.
+	Model func(in *sched.Instance) (*model.Problem, error)
+	// FastPath is the method run beside the backends ("" for none); Objective maps its
+	// Result to the model's objective (e.g. the lowest utility level).
+	FastPath  string
+	Objective func(*Result) float64
+}
+
+// Auto is the method name that picks the formulation's default.
+const Auto = "auto"
+
+// Registry is a set of formulations, in the order they were added (help and "all"
+// follow it). It is not safe for concurrent Add; build it, then share it.
+type Registry struct {
+	list []*Formulation
+}
+
+// NewRegistry returns a registry of the given formulations.
+func NewRegistry(fs ...Formulation) (*Registry, error) {
+	r := &Registry{}
+	for _, f := range fs {
+		if err := r.Add(f); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// Default returns a new registry of coraopt's formulations: tas, rs, cora, cora-final,
+// cora-linearized, rds.
+func Default() *Registry {
+	r, err := NewRegistry(tasFormulation(), rsFormulation(), coraFormulation(),
+		coraLPFormulation(finalSpec), coraLPFormulation(linearizedSpec), rdsFormulation())
+	if err != nil {
+		panic(err) // the built-in entries are valid; a test pins it
+	}
+	return r
+}
+
+// Add registers a formulation. Its name must be new, and it needs a Solve function and
+// at least one method, with distinct names other than "auto".
+func (r *Registry) Add(f Formulation) error {
+	switch {
+	case f.Name == "" || f.Name == Auto:
+		return fmt.Errorf("solve: formulation name %q", f.Name)
+	case r.Lookup(f.Name) != nil:
+		return fmt.Errorf("solve: formulation %q registered twice", f.Name)
+	case f.Solve == nil:
+		return fmt.Errorf("solve: formulation %q has no Solve", f.Name)
+	case len(f.Methods) == 0:
+		return fmt.Errorf("solve: formulation %q has no method", f.Name)
+	}
+	seen := map[string]bool{}
+	for _, m := range f.Methods {
+		if m.Name == "" || m.Name == Auto || seen[m.Name] {
+			return fmt.Errorf("solve: formulation %q: method name %q empty, reserved or repeated", f.Name, m.Name)
+		}
+		seen[m.Name] = true
+	}
+	r.list = append(r.list, &f)
+	return nil
+}
+
+// Lookup returns the named formulation, nil when there is none.
+func (r *Registry) Lookup(name string) *Formulation {
+	for _, f := range r.list {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Formulations lists the entries in registry order.
+func (r *Registry) Formulations() []*Formulation { return slices.Clone(r.list) }
+
+// Names lists the formulation names in registry order.
+func (r *Registry) Names() []string {
+	out := make([]string, len(r.list))
+	for i, f := range r.list {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// OptionFormulations lists the formulations that take an option.
+func (r *Registry) OptionFormulations(option string) []string {
+	var out []string
+	for _, f := range r.list {
+		if slices.Contains(f.Options, option) {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// VerifySuites lists the verify suites of the registry's instance formulations, in
+// registry order, each once.
+func (r *Registry) VerifySuites() []string {
+	var out []string
+	for _, f := range r.list {
+		if s := f.VerifySuite(); f.Input == InstanceInput && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// RequestError is a request that cannot run as asked (an unknown formulation or method,
+// an option of another formulation, a missing or unsuitable backend, bad parameters):
+// the caller's mistake, exit 2 on the command line.
+type RequestError struct{ Err error }
+
+func (e *RequestError) Error() string { return e.Err.Error() }
+func (e *RequestError) Unwrap() error { return e.Err }
+
+func requestErrf(format string, args ...any) error {
+	return &RequestError{Err: fmt.Errorf(format, args...)}
+}
+
+// MethodError is a method that failed (a solver error, a limit); Err is the method's own
+// error.
+type MethodError struct {
+	Method string
+	Err    error
+}
+
+func (e *MethodError) Error() string { return "--method " + e.Method + ": " + e.Err.Error() }
+func (e *MethodError) Unwrap() error { return e.Err }
+
+// ErrNoSchedule is wrapped by Solve's error when the instance has no feasible schedule.
+var ErrNoSchedule = errors.New("no feasible schedule")
+
+// NoScheduleError says why the instance has no schedule; it wraps ErrNoSchedule.
+type NoScheduleError struct{ Err error }
+
+func (e *NoScheduleError) Error() string { return e.Err.Error() }
+func (e *NoScheduleError) Unwrap() []error {
+	return []error{e.Err, ErrNoSchedule}
+}
+
+// HelpText renders the registry for `coraopt solve --help`: every formulation with its
+// help, then every method (by name, first description wins) with the formulations that
+// use it.
+func (r *Registry) HelpText() string {
+	var b strings.Builder
+	b.WriteString("Formulation (--formulation):\n")
+	for _, f := range r.list {
+		writeEntry(&b, f.Name, f.Help)
+	}
+	b.WriteString("\nMethods (--method):\n")
+	var autos []string
+	for _, f := range r.list {
+		autos = append(autos, f.Methods[0].Name+" for "+f.Name)
+	}
+	writeEntry(&b, Auto, "the formulation's default: "+strings.Join(autos, ", ")+".")
+	var seen []string
+	for _, f := range r.list {
+		for _, m := range f.Methods {
+			if slices.Contains(seen, m.Name) || m.Help == "" {
+				continue
+			}
+			seen = append(seen, m.Name)
+			var users []string
+			for _, g := range r.list {
+				if slices.ContainsFunc(g.Methods, func(x Method) bool { return x.Name == m.Name }) {
+					users = append(users, g.Name)
+				}
+			}
+			writeEntry(&b, m.Name, m.Help+" ("+strings.Join(users, ", ")+")")
+		}
+	}
+	return b.String()
+}
+
+// writeEntry writes "  name  text" with text wrapped at 88 columns and indented under
+// itself (a name longer than the gutter gets its own line).
+func writeEntry(b *strings.Builder, name, text string) {
+	const gutter = 8
+	const width = 88
+	line := "  " + name
+	if len(line) >= gutter {
+		b.WriteString(line + "\n")
+		line = strings.Repeat(" ", gutter)
+	} else {
+		line += strings.Repeat(" ", gutter-len(line))
+	}
+	start := len(line)
+	for _, w := range strings.Fields(text) {
+		if len(line) > start && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = strings.Repeat(" ", gutter)
+			start = len(line)
+		}
+		if len(line) > start {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+}

@@ -1,0 +1,208 @@
+package solve_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/coraopt/coraopt/formulations/rds"
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
+	"github.com/coraopt/coraopt/solvers"
+	_ "github.com/coraopt/coraopt/solvers/all"
+)
+
+func load(t *testing.T, path string) *sched.Instance {
+	t.Helper()
+	in, err := sched.DecodeFile(filepath.Join("..", "testdata", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestDefaultRegistry: the default registry holds the six formulations in help order,
+// each with a default method, and every method that needs a backend names its classes.
+func TestDefaultRegistry(t *testing.T) {
+	reg := solve.Default()
+	if got, want := reg.Names(), []string{"tas", "rs", "cora", "cora-final", "cora-linearized", "rds"}; !slices.Equal(got, want) {
+		t.Fatalf("names %v, want %v", got, want)
+	}
+	help := reg.HelpText()
+	for _, f := range reg.Formulations() {
+		if !strings.Contains(help, "  "+f.Name) {
+			t.Errorf("help lacks %s", f.Name)
+		}
+		for _, m := range f.Methods {
+			if !strings.Contains(help, "  "+m.Name) {
+				t.Errorf("help lacks method %s of %s", m.Name, f.Name)
+			}
+		}
+	}
+	if got := reg.Lookup("rds").Methods[0].Classes; !slices.Equal(got, []solvers.Class{solvers.QP, solvers.LP}) {
+		t.Errorf("rds's method needs %v", got)
+	}
+	if got, want := reg.VerifySuites(), []string{"tas", "rs", "cora"}; !slices.Equal(got, want) {
+		t.Errorf("verify suites %v, want %v", got, want)
+	}
+	// Two registries are independent: adding to one leaves the other alone.
+	other := solve.Default()
+	if err := other.Add(solve.Formulation{Name: "x", Methods: []solve.Method{{Name: "m"}},
+		Solve: func(context.Context, *solve.Request, solvers.Backend) (*solve.Result, error) { return nil, nil }}); err != nil {
+		t.Fatal(err)
+	}
+	if reg.Lookup("x") != nil {
+		t.Error("Default returned a shared registry")
+	}
+}
+
+func TestAddRejects(t *testing.T) {
+	ok := func(context.Context, *solve.Request, solvers.Backend) (*solve.Result, error) { return nil, nil }
+	for name, f := range map[string]solve.Formulation{
+		"duplicate":       {Name: "tas", Methods: []solve.Method{{Name: "m"}}, Solve: ok},
+		"no name":         {Methods: []solve.Method{{Name: "m"}}, Solve: ok},
+		"auto":            {Name: "auto", Methods: []solve.Method{{Name: "m"}}, Solve: ok},
+		"no solve":        {Name: "y", Methods: []solve.Method{{Name: "m"}}},
+		"no method":       {Name: "y", Solve: ok},
+		"method auto":     {Name: "y", Methods: []solve.Method{{Name: "auto"}}, Solve: ok},
+		"repeated method": {Name: "y", Methods: []solve.Method{{Name: "m"}, {Name: "m"}}, Solve: ok},
+	} {
+		if err := solve.Default().Add(f); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// TestSolveFormulations solves the quickstart with every instance formulation and
+// checks what the result carries: tas and cora by onion peeling (no backend, the
+// max-flow certifiable claim), cora-final on an LP backend with its point.
+func TestSolveFormulations(t *testing.T) {
+	in := load(t, "quickstart.json")
+	ctx := context.Background()
+	res, err := solve.Solve(ctx, solve.Request{Formulation: "tas", Instance: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "onion" || res.Backend != "" || !res.Exact || !res.LexmaxByFlow || len(res.Layers) == 0 || res.Instance != in {
+		t.Errorf("tas: method %q backend %q exact %v layers %d", res.Method, res.Backend, res.Exact, len(res.Layers))
+	}
+	if solve.LowestLevel(res) != res.Schedule.Min {
+		t.Errorf("lowest level %g, schedule minimum %g", solve.LowestLevel(res), res.Schedule.Min)
+	}
+	tasSorted := res.Schedule.Sorted
+
+	res, err = solve.Solve(ctx, solve.Request{Formulation: "cora", Method: "auto", Instance: in})
+	if err != nil || !res.ExactDemand || res.CORA == nil {
+		t.Fatalf("cora: %v %+v", err, res)
+	}
+
+	res, err = solve.Solve(ctx, solve.Request{Formulation: "cora-final", Instance: in, Solver: "simplex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Backend != "simplex" || len(res.Points) != 1 || res.Points[0].Problem == nil || res.Points[0].Solution == nil || res.CORA.Objective == nil {
+		t.Errorf("cora-final: backend %q, points %d", res.Backend, len(res.Points))
+	}
+	// The MIP reference, where this binary has a MIP backend, gives onion's vector.
+	if _, err := solvers.Select("", solvers.MIP); err == nil {
+		res, err = solve.Solve(ctx, solve.Request{Formulation: "tas", Method: "mip", Instance: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sched.CompareSorted(res.Schedule.Sorted, tasSorted, 1e-9) != 0 || len(res.Points) != 1 || res.Backend == "" {
+			t.Errorf("mip: %v against onion's %v", res.Schedule.Sorted, tasSorted)
+		}
+	}
+}
+
+// TestRequestErrors: requests that cannot run as asked are *RequestError, and a
+// missing MIP backend names what would do without naming a --solver nobody passed.
+func TestRequestErrors(t *testing.T) {
+	in := load(t, "quickstart.json")
+	theta := 0.9
+	for name, tc := range map[string]struct {
+		req  solve.Request
+		want string
+	}{
+		"unknown formulation": {solve.Request{Formulation: "nosuch", Instance: in}, "this binary solves: tas, rs"},
+		"unknown method":      {solve.Request{Formulation: "tas", Method: "magic", Instance: in}, `tas takes auto, onion or mip`},
+		"option of another":   {solve.Request{Formulation: "tas", Instance: in, Set: []string{"theta"}, RS: solve.RSOptions{Theta: &theta}}, "--theta applies to --formulation rs"},
+		"solver for onion":    {solve.Request{Formulation: "tas", Instance: in, Solver: "simplex", SolverSet: true}, "--solver applies to --method mip"},
+		"LP solver for MIP":   {solve.Request{Formulation: "tas", Method: "mip", Instance: in, Solver: "gonum"}, `solver "gonum" cannot solve MIPs`},
+		"rs without robust":   {solve.Request{Formulation: "rs", Instance: in}, "RS needs theta and delta"},
+		"no input":            {solve.Request{Formulation: "rds"}, "needs an RDS state file"},
+	} {
+		_, err := solve.Solve(context.Background(), tc.req)
+		var re *solve.RequestError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a RequestError with %q", name, err, tc.want)
+		}
+	}
+	for _, r := range []solve.Request{{Lexmax: "nosuch"}, {Saturation: "nosuch"}} {
+		_, err := solve.LexmaxOptions(&r)
+		var re *solve.RequestError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), `"nosuch"`) {
+			t.Errorf("lexmax options %+v: %v", r, err)
+		}
+	}
+	if _, err := solvers.Select("", solvers.MIP); err != nil {
+		_, err := solve.Solve(context.Background(), solve.Request{Formulation: "tas", Method: "mip", Instance: in})
+		if err == nil || strings.Contains(err.Error(), "--solver") || !strings.Contains(err.Error(), "--method onion") {
+			t.Errorf("no MIP backend: %v", err)
+		}
+	}
+}
+
+// TestSolveInfeasible: an instance without a schedule is ErrNoSchedule.
+func TestSolveInfeasible(t *testing.T) {
+	_, err := solve.Solve(context.Background(), solve.Request{Formulation: "tas", Instance: load(t, "tas/infeasible.json")})
+	if !errors.Is(err, solve.ErrNoSchedule) {
+		t.Errorf("infeasible: %v", err)
+	}
+}
+
+// TestSolveRDS: an RDS step with the default QP backend keeps the eq. 3 point.
+func TestSolveRDS(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "rds", "table1-t10.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := rds.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := solve.Solve(context.Background(), solve.Request{Formulation: "rds", State: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Step == nil || res.Backend != "qp" || res.Status != solvers.Optimal || len(res.Points) == 0 || res.Points[0].Name != "eq3" {
+		t.Errorf("rds: backend %q status %v points %d", res.Backend, res.Status, len(res.Points))
+	}
+}
+
+// TestRSSelfChecks: rs runs WCDE's cross-checks unless told to skip them, and skipping
+// changes nothing else.
+func TestRSSelfChecks(t *testing.T) {
+	in := load(t, "instances/runtime-robust.json")
+	full, err := solve.Solve(context.Background(), solve.Request{Formulation: "rs", Instance: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := solve.Solve(context.Background(), solve.Request{Formulation: "rs", Instance: in, SkipSelfChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(full.Checked, "WCDE cross-checks") || full.Details.(solve.RSDetails).WCDEChecks.Run == 0 {
+		t.Errorf("rs ran no cross-checks: %q", full.Checked)
+	}
+	if bare.Checked != "" || bare.Details.(solve.RSDetails).WCDEChecks.Run != 0 {
+		t.Errorf("SkipSelfChecks ran them: %q", bare.Checked)
+	}
+	if sched.CompareSorted(full.Schedule.Sorted, bare.Schedule.Sorted, 0) != 0 || full.Instance.Jobs[0].Demand[0] != bare.Instance.Jobs[0].Demand[0] {
+		t.Errorf("the schedules differ: %v and %v", full.Schedule.Sorted, bare.Schedule.Sorted)
+	}
+}
