@@ -6,6 +6,9 @@
 #   make deps    only install the C libraries (idempotent; seconds when already done)
 #   make bench   Go benchmarks for the performance targets (see README "Performance")
 #   make lint    gofmt and go vet, with and without the cgo tags
+#   make race    every test of the plain build under the race detector: the pure-Go
+#                solvers, formulations, lexmax, sched, the cli; not the cgo backends
+#                (highs, lpsolve), which need TAGS and whose C code the detector cannot see
 #
 # The C libraries live in a cache prefix; the exports below let `go build -tags highs`
 # and the resulting binary find HiGHS without any setup by the user.
@@ -24,7 +27,7 @@ export PKG_CONFIG_PATH := $(HIGHS_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:
 export CGO_LDFLAGS := -Wl,-rpath,$(HIGHS_PREFIX)/lib $(CGO_LDFLAGS)
 export CORAOPT_HIGHS_INSTANCES := $(HIGHS_PREFIX)/share/highs/check/instances
 
-.PHONY: all build test deps bench lint clean
+.PHONY: all build test deps bench lint race clean
 
 all: build
 
@@ -41,6 +44,9 @@ test: deps
 
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m ./...
+
+race:
+	$(GO) test -race -count=1 -timeout 60m ./...
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -196,6 +196,40 @@ func (n *node) toAny() any {
 	return nil
 }
 
+// DuplicateKeys parses data as one JSON document and lists every object key that occurs
+// a second time in its object, at that key's path, in document order — what
+// encoding/json's decoding into a map or struct silently resolves to the last value. A
+// decoder of another coraopt file format that reads into maps calls it first, so that
+// its files get the same errors as instance files. A document that is not JSON gives a
+// *ValidationError whose one problem names the line and column, as Parse does.
+func DuplicateKeys(data []byte) ([]Problem, error) {
+	root, err := parseTree(data)
+	if err != nil {
+		return nil, err
+	}
+	var ps problems
+	root.duplicateKeys(&ps, "")
+	return ps.list, nil
+}
+
+func (n *node) duplicateKeys(ps *problems, path string) {
+	switch n.kind {
+	case kindArray:
+		for i, v := range n.arr {
+			v.duplicateKeys(ps, pathIndex(path, i))
+		}
+	case kindObject:
+		reportDuplicateKeys(ps, path, n)
+		for i, k := range n.keys {
+			n.vals[i].duplicateKeys(ps, pathKey(path, k))
+		}
+	}
+}
+
+// PathKey appends an object key to a JSON path the way this package's problems write it:
+// ".key" for identifier-like keys, otherwise a quoted index (`demand["gpu memory"]`).
+func PathKey(path, key string) string { return pathKey(path, key) }
+
 // pathKey appends an object key to a path: ".key" for identifier-like keys, otherwise
 // a quoted index (`demand["gpu memory"]`).
 func pathKey(path, key string) string {

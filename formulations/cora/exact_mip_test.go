@@ -6,7 +6,6 @@ import (
 	"context"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/lexmax"
@@ -47,8 +46,7 @@ func TestExactMatchesMIP(t *testing.T) {
 				if err != nil {
 					rt.Fatal(err)
 				}
-				res, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: mip.Model, Outcomes: mip.Outcomes}, sv,
-					lexmax.Options{Solver: solvers.Options{TimeLimit: time.Minute}})
+				res, err := lexmax.Solve(context.Background(), lexmax.Problem{Model: mip.Model, Outcomes: mip.Outcomes}, sv, lexmax.Options{})
 				if err != nil {
 					rt.Fatal(err)
 				}

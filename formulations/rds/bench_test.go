@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
 // benchCases are the control steps the RHC benchmarks time (benchStateAt, seed 1): for
@@ -44,7 +45,7 @@ func benchSolveRHC(b *testing.B, s solvers.Solver, n int, load float64, adjust f
 	if res.Status != solvers.Optimal {
 		b.Fatalf("status %v", res.Status)
 	}
-	if k := CheckKKT(res.Problem, res.Solution, 1e-6); !k.OK {
+	if k := certificate.CheckKKT(res.Problem, res.Solution, 1e-6); !k.OK {
 		b.Fatalf("KKT residuals %+v", k)
 	}
 	lp := 0.0

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -73,16 +72,21 @@ func Parse(data []byte) (*StateFile, error) {
 	if len(data) > MaxStateBytes {
 		return nil, &sched.ValidationError{Problems: []sched.Problem{{Msg: fmt.Sprintf("document is larger than %d bytes", MaxStateBytes)}}}
 	}
+	// Syntax errors (with line and column) and duplicate keys, which the map decoding
+	// below would silently resolve to the last value, are found as package sched finds
+	// them in instance files.
+	dups, err := sched.DuplicateKeys(data)
+	if err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var root any
 	if err := dec.Decode(&root); err != nil {
-		return nil, &sched.ValidationError{Problems: []sched.Problem{{Msg: "not valid JSON: " + jsonErr(err)}}}
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &sched.ValidationError{Problems: []sched.Problem{{Msg: "not valid JSON: data after the top-level value"}}}
+		return nil, fmt.Errorf("rds: decoding validated JSON: %w", err)
 	}
 	d := decoder{}
+	d.ps.list = dups
 	f := d.file(root)
 	// The value checks run even when decoding found problems; a value whose path (or an
 	// ancestor's) was already reported — missing, of the wrong type — is not reported
@@ -154,17 +158,6 @@ func covered(reported map[string]bool, path string) bool {
 	return false
 }
 
-func jsonErr(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("%v (at byte %d)", se, se.Offset)
-	}
-	if errors.Is(err, io.EOF) {
-		return "empty document"
-	}
-	return err.Error()
-}
-
 type decoder struct{ ps problemList }
 
 type object = map[string]any
@@ -209,12 +202,9 @@ func (d *decoder) fields(path string, o object, allowed ...string) {
 	}
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+// join appends a key to a path as package sched writes paths (quoted when the key is not
+// an identifier).
+func join(path, key string) string { return sched.PathKey(path, key) }
 
 func (d *decoder) num(path string, v any) (float64, bool) {
 	n, ok := v.(json.Number)

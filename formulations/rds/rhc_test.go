@@ -12,6 +12,7 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/certificate"
 	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
@@ -331,7 +332,7 @@ type fataler interface {
 }
 
 // certify checks an optimal solution of prob to 1e-7: primal feasibility
-// (solvertest.CheckPrimal), this package's KKT residuals (CheckKKT), and solvertest's
+// (solvertest.CheckPrimal), the KKT residuals (certificate.CheckKKT), and solvertest's
 // dual certificate. Dual quantities are measured relative to the data scale
 // s = max(1, ‖c‖∞, ‖Qx‖∞), the scale the solvers' own tolerances use: the RHC
 // gradient at the optimum is often 10³–10⁴ times smaller than c (a tracking problem's
@@ -347,7 +348,7 @@ func certify(t fataler, what string, prob *model.Problem, sol *solvers.Solution)
 	if err := solvertest.CheckPrimal(prob, sol, solvertest.Tolerances{Obj: objTol(prob, sol, 1e-7), Feas: 1e-7}); err != nil {
 		t.Fatalf("%s: primal: %v", what, err)
 	}
-	if k := CheckKKT(prob, sol, 1e-7); !k.OK {
+	if k := certificate.CheckKKT(prob, sol, 1e-7); !k.OK {
 		t.Fatalf("%s: KKT residuals %+v", what, k)
 	}
 	s, g := dataScale(prob, sol.X)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/certificate"
 )
 
 // TestRunStepTable1: one control step at minute 10 of Table 1 with a perfect forecast.
@@ -112,15 +113,15 @@ func TestRunStepErrors(t *testing.T) {
 	}
 }
 
-// TestCheckKKTCatchesWrongAnswers: the KKT check is not a rubber stamp — a perturbed
+// TestKKTCatchesWrongAnswers: the KKT check is not a rubber stamp — a perturbed
 // optimum fails it.
-func TestCheckKKTCatchesWrongAnswers(t *testing.T) {
+func TestKKTCatchesWrongAnswers(t *testing.T) {
 	st, forecast, p := benchState(10, 3, 3)
 	res, err := SolveRHC(context.Background(), qpSolver(t), st, forecast, p, solvers.Options{})
 	if err != nil || res.Status != solvers.Optimal {
 		t.Fatalf("%v %v", err, res.Status)
 	}
-	if k := CheckKKT(res.Problem, res.Solution, 1e-7); !k.OK {
+	if k := certificate.CheckKKT(res.Problem, res.Solution, 1e-7); !k.OK {
 		t.Fatalf("optimum fails: %+v", k)
 	}
 	bad := *res.Solution
@@ -131,11 +132,11 @@ func TestCheckKKTCatchesWrongAnswers(t *testing.T) {
 			break
 		}
 	}
-	if k := CheckKKT(res.Problem, &bad, 1e-7); k.OK {
+	if k := certificate.CheckKKT(res.Problem, &bad, 1e-7); k.OK {
 		t.Errorf("a perturbed point passes: %+v", k)
 	}
 	bad.X = nil
-	if k := CheckKKT(res.Problem, &bad, 1e-7); k.OK || !math.IsInf(k.Primal, 1) {
+	if k := certificate.CheckKKT(res.Problem, &bad, 1e-7); k.OK || !math.IsInf(k.Primal, 1) {
 		t.Errorf("no point passes: %+v", k)
 	}
 }

@@ -24,7 +24,7 @@ type exportOptions struct {
 	cora        coraOptions
 }
 
-func newExportCmd(s Streams, _ *globalOptions) *cobra.Command {
+func newExportCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &exportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export FILE",
@@ -47,21 +47,24 @@ Formulations (--formulation):
 The weights k^-u of the CORA models are written as float64 prints them: those that
 underflow are 0. The numerics guard's warning goes to standard error (--strict: exit 2).
 
-Output: the model on standard output, or in --out FILE. Exit codes: 0 written; 2 bad
-usage, an invalid instance or --strict with a warning.`,
-		Example: `  coraopt export testdata/cora/spread.json --formulation cora-final --format mps -o spread.mps
+Output: the model on standard output, or in --out FILE. -o/--output, the output format
+(json, table) of the other commands, does not apply: a model is MPS or LP (--format).
+Exit codes: 0 written; 2 bad usage, an invalid instance or --strict with a warning.`,
+		Example: `  coraopt export testdata/cora/spread.json --formulation cora-final --format mps --out spread.mps
   coraopt lp spread.mps --solver highs
   coraopt export instance.json --formulation cora-linearized --format lp | less`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if g.output != "" {
+				return usageErrf("-o/--output %q: export writes a model, not json or a table; choose its format with --format mps|lp and its file with --out FILE", g.output)
+			}
 			return runExport(s, o, args[0])
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.formulation, "formulation", "cora-final", "model to write: cora-final, cora-linearized or tas-mip")
 	f.StringVar(&o.format, "format", "mps", "file format: mps (free MPS) or lp (CPLEX-LP)")
-	// -o names the output file here; the model is not JSON or a table.
-	f.StringVarP(&o.out, "output", "o", "", "write the model to this file instead of standard output")
+	f.StringVar(&o.out, "out", "", "write the model to `FILE` instead of standard output")
 	f.BoolVar(&o.cora.strict, "strict", false, "cora models: exit 2 when the numerics guard or the utility rounding warns")
 	f.Float64Var(&o.cora.scale, "scale", 0, "cora models: utility scale before rounding (0: smallest of 1, 10, 100, 1000 making them integers, else 1000)")
 	f.Float64Var(&o.cora.k, "k", 0, "cora models: base of the weights k^-u (0: |jobs|·|slots|·|resources|)")

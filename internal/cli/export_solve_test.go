@@ -49,7 +49,7 @@ func TestExportedFinalSolves(t *testing.T) {
 		}
 		for _, format := range []string{"mps", "lp"} {
 			out := filepath.Join(dir, filepath.Base(file)+"."+format)
-			if code, _, stderr := runCLI(context.Background(), "", "export", file, "--format", format, "-o", out); code != 0 {
+			if code, _, stderr := runCLI(context.Background(), "", "export", file, "--format", format, "--out", out); code != 0 {
 				t.Fatalf("export %s: exit %d: %s", file, code, stderr)
 			}
 			for _, b := range backends {

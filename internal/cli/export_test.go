@@ -68,7 +68,7 @@ func TestExportFormats(t *testing.T) {
 	} {
 		t.Run(c.formulation+"."+c.format, func(t *testing.T) {
 			out := filepath.Join(dir, c.formulation+"."+c.format)
-			code, stdout, stderr := runCLI(context.Background(), "", "export", spread, "--formulation", c.formulation, "--format", c.format, "-o", out)
+			code, stdout, stderr := runCLI(context.Background(), "", "export", spread, "--formulation", c.formulation, "--format", c.format, "--out", out)
 			if code != 0 || stdout != "" {
 				t.Fatalf("exit %d, stdout %q: %s", code, stdout, stderr)
 			}
@@ -124,7 +124,11 @@ func TestExportWarningsAndErrors(t *testing.T) {
 		{[]string{"export", quickPath, "--formulation", "tas"}, `--formulation "tas"`},
 		{[]string{"export", "no-such.json"}, "no-such.json"},
 		{[]string{"export", quickPath, "--k", "0.5"}, "base k"},
-		{[]string{"export", quickPath, "-o", filepath.Join(t.TempDir(), "no", "dir", "x.mps")}, "no such file"},
+		{[]string{"export", quickPath, "--out", filepath.Join(t.TempDir(), "no", "dir", "x.mps")}, "no such file"},
+		// -o is the output format everywhere; export's file is --out, and an old
+		// "-o FILE" is refused rather than taken as a format or a file.
+		{[]string{"export", quickPath, "-o", "x.mps"}, "--out FILE"},
+		{[]string{"export", quickPath, "-o", "json"}, "--format mps|lp"},
 	} {
 		code, _, stderr := runCLI(context.Background(), "", c.args...)
 		if code != 2 || !strings.Contains(stderr, c.stderr) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
 // VerboseGoesToWriter solves LP2 with a Verbose writer and without, capturing file
@@ -16,8 +17,8 @@ import (
 func VerboseGoesToWriter(t *testing.T, c Config, logOK func(log string) bool) {
 	var buf bytes.Buffer
 	out := CaptureStdout(t, func() {
-		c.Solve(t, LP2(t, model.Minimize), solvers.Options{Verbose: &buf})
-		c.Solve(t, LP2(t, model.Minimize), solvers.Options{})
+		c.Solve(t, solvertest.LP2(model.Minimize), solvers.Options{Verbose: &buf})
+		c.Solve(t, solvertest.LP2(model.Minimize), solvers.Options{})
 	})
 	if !logOK(buf.String()) {
 		t.Fatalf("verbose writer got no %s log: %q", c.Name, buf.String())

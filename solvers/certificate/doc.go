@@ -19,6 +19,11 @@
 // violations and the largest one, so that package verify can report every one as a
 // named check, and Result.Err lists the violations in words (at most 8, then a count).
 //
+// CheckKKT is the summary form for a caller that reports one number per condition: the
+// largest relative primal violation, sign/stationarity violation and complementarity
+// product, from X and RowDual alone (reduced costs recomputed), against one tolerance.
+// formulations/rds reports it with every control step.
+//
 // The package imports only model and solvers, so that the solver conformance suite
 // (solvers/solvertest, whose CheckPrimal and CheckLPCertificate wrap Primal and Dual)
 // can use it without importing the formulations package verify depends on.

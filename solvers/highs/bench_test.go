@@ -8,13 +8,13 @@ import (
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/solvers/backendtest"
+	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
 // BenchmarkSmallLP times one solve of a 2×2 LP: the fixed cost of a HiGHS solve
 // (create, pass, options, run, read, destroy).
 func BenchmarkSmallLP(b *testing.B) {
-	p := backendtest.LP2(b, model.Minimize)
+	p := solvertest.LP2(model.Minimize)
 	s := New()
 	for b.Loop() {
 		sol, err := s.Solve(context.Background(), p, solvers.Options{})

@@ -19,7 +19,7 @@ const qpAccuracy = "HiGHS 1.10 adds 1e-7 to Q's diagonal (see correctQP), so its
 // every capability and tells infeasible from unbounded.
 func TestConformance(t *testing.T) {
 	solvertest.Run(t, func() solvers.Solver { return New() }, solvertest.Config{
-		MIP: true, QP: true, Duals: true,
+		MIP: true, QP: true, Duals: true, Basis: true,
 		Exclude: map[string]string{
 			"qp_unconstrained":    qpAccuracy,
 			"qp_maximize_concave": qpAccuracy,
@@ -37,6 +37,6 @@ func TestConformanceQP(t *testing.T) {
 		}
 	}
 	solvertest.Run(t, func() solvers.Solver { return New() }, solvertest.Config{
-		MIP: true, QP: true, Duals: true, DualTol: 1e-6, Exclude: exclude,
+		MIP: true, QP: true, Duals: true, Basis: true, DualTol: 1e-6, Exclude: exclude,
 	})
 }

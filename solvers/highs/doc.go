@@ -6,7 +6,9 @@
 // `go build -tags highs` with PKG_CONFIG_PATH pointing at the HiGHS that
 // scripts/install-deps.sh installs). Without the tag the package registers a "not compiled
 // in" entry whose error says how to get it, so a pure-Go binary asked for --solver highs
-// explains itself (the go-sqlite3 pattern).
+// explains itself, and keeps its API: New, Version and the Solver's methods exist in
+// every build, and there a Solve returns *solvers.ErrNotCompiled naming the tag (the
+// go-sqlite3 pattern), so a library caller's code compiles with and without the tag.
 //
 // What the binding does, in the order of a Solve:
 //

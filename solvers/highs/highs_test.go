@@ -13,16 +13,12 @@ import (
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/backendtest"
+	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
 // backend is this package's solver for the tests shared with the other C-library
 // wrappers (package solvers/backendtest).
-var backend = backendtest.Config{New: func() solvers.Solver { return New() }, Name: "HiGHS", Basis: true}
-
-func TestDualsAreSensitivities(t *testing.T) { backendtest.DualsAreSensitivities(t, backend) }
-func TestReducedCostAtBound(t *testing.T)    { backendtest.ReducedCostAtBound(t, backend) }
-func TestStatuses(t *testing.T)              { backendtest.Statuses(t, backend) }
-func TestCancellation(t *testing.T)          { backendtest.Cancellation(t, backend) }
+var backend = backendtest.Config{New: func() solvers.Solver { return New() }, Name: "HiGHS"}
 
 func TestConstantsMatchHeader(t *testing.T) {
 	if err := checkConstants(); err != nil {
@@ -91,7 +87,6 @@ func TestMapStatus(t *testing.T) {
 }
 
 func TestMIPAndQP(t *testing.T) {
-	t.Run("knapsack", func(t *testing.T) { backendtest.Knapsack(t, backend) })
 	t.Run("qp", func(t *testing.T) {
 		// min (x-1)² + (y-2)² = x² + y² − 2x − 4y + 5  s.t. x + y <= 2: optimum (0.5, 1.5).
 		m := model.New("qp")
@@ -137,7 +132,7 @@ func TestInvalidProblemIsError(t *testing.T) {
 }
 
 func TestWarmStart(t *testing.T) {
-	p := backendtest.LP2(t, model.Minimize)
+	p := solvertest.LP2(model.Minimize)
 	first := backend.Solve(t, p, solvers.Options{})
 	if first.Basis == nil || first.Iterations == 0 {
 		t.Fatalf("first solve: basis %v, %d iterations", first.Basis, first.Iterations)
@@ -155,7 +150,7 @@ func TestWarmStart(t *testing.T) {
 // TestThreads runs a multi-threaded solve and then single-threaded ones on the same OS
 // thread set, concurrently: HiGHS's per-thread scheduler must never refuse a run.
 func TestThreads(t *testing.T) {
-	p := backendtest.LP2(t, model.Minimize)
+	p := solvertest.LP2(model.Minimize)
 	var wg sync.WaitGroup
 	errs := make(chan error, 64)
 	for g := range 8 {

@@ -4,7 +4,9 @@
 //
 // The binding is compiled only with the build tag lpsolve (`make build`; the Debian package
 // liblpsolve55-dev and libsuitesparse-dev provide the static library and colamd). Without
-// the tag the package registers a "not compiled in" entry with that hint.
+// the tag the package registers a "not compiled in" entry with that hint and keeps its API:
+// New, Version and the Solver's methods exist in every build, and there a Solve returns
+// *solvers.ErrNotCompiled naming the tag (the go-sqlite3 pattern).
 //
 // How a Problem is handed over: make_lp with the rows, then column by column with
 // add_columnex (the CSC layout, objective coefficient in row 0); each row gets the type

@@ -13,16 +13,12 @@ import (
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/solvers/backendtest"
+	"github.com/coraopt/coraopt/solvers/solvertest"
 )
 
 // backend is this package's solver for the tests shared with the other C-library
 // wrappers (package solvers/backendtest).
-var backend = backendtest.Config{New: func() solvers.Solver { return New() }, Name: "lp_solve", Basis: false}
-
-func TestDualsAreSensitivities(t *testing.T) { backendtest.DualsAreSensitivities(t, backend) }
-func TestReducedCostAtBound(t *testing.T)    { backendtest.ReducedCostAtBound(t, backend) }
-func TestStatuses(t *testing.T)              { backendtest.Statuses(t, backend) }
-func TestCancellation(t *testing.T)          { backendtest.Cancellation(t, backend) }
+var backend = backendtest.Config{New: func() solvers.Solver { return New() }, Name: "lp_solve"}
 
 func TestConstantsMatchHeader(t *testing.T) {
 	if err := checkConstants(); err != nil {
@@ -31,7 +27,6 @@ func TestConstantsMatchHeader(t *testing.T) {
 }
 
 func TestMIPAndQP(t *testing.T) {
-	t.Run("knapsack", func(t *testing.T) { backendtest.Knapsack(t, backend) })
 	t.Run("qp-is-error", func(t *testing.T) {
 		m := model.New("qp")
 		x := m.Continuous(0, 1, "x")
@@ -171,7 +166,7 @@ func TestBoundsAndRowTypes(t *testing.T) {
 }
 
 func TestIterationLimit(t *testing.T) {
-	sol := backend.Solve(t, backendtest.HardMIP(t), solvers.Options{IterationLimit: 50})
+	sol := backend.Solve(t, solvertest.HardMIP(), solvers.Options{IterationLimit: 50})
 	if sol.Status != solvers.IterationLimit {
 		t.Fatalf("status %v, want iteration_limit", sol.Status)
 	}
@@ -180,7 +175,7 @@ func TestIterationLimit(t *testing.T) {
 // TestConcurrentSolves runs solves from many goroutines: the binding serialises them
 // (lp_solve is not reentrant), and every answer must still be right.
 func TestConcurrentSolves(t *testing.T) {
-	p := backendtest.LP2(t, model.Minimize)
+	p := solvertest.LP2(model.Minimize)
 	errs := make(chan string, 64)
 	var wg sync.WaitGroup
 	for range 8 {
@@ -212,7 +207,7 @@ func TestWaitingForTurnHonoursContext(t *testing.T) {
 	defer func() { <-turn }()
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	sol, err := New().Solve(ctx, backendtest.LP2(t, model.Minimize), solvers.Options{})
+	sol, err := New().Solve(ctx, solvertest.LP2(model.Minimize), solvers.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,5 +13,6 @@ func TestConformance(t *testing.T) {
 	solvertest.Run(t, func() solvers.Solver { return New() }, solvertest.Config{
 		QP:    true,
 		Duals: true,
+		Basis: true,
 	})
 }

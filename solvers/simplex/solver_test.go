@@ -15,11 +15,11 @@ import (
 )
 
 func TestConformance(t *testing.T) {
-	solvertest.Run(t, func() solvers.Solver { return simplex.New() }, solvertest.Config{Duals: true})
+	solvertest.Run(t, func() solvers.Solver { return simplex.New() }, solvertest.Config{Duals: true, Basis: true})
 }
 
 func TestConformanceWithoutPresolveAndScaling(t *testing.T) {
-	solvertest.Run(t, func() solvers.Solver { return &simplex.Solver{NoPresolve: true, NoScaling: true} }, solvertest.Config{Duals: true})
+	solvertest.Run(t, func() solvers.Solver { return &simplex.Solver{NoPresolve: true, NoScaling: true} }, solvertest.Config{Duals: true, Basis: true})
 }
 
 func TestRegistered(t *testing.T) {

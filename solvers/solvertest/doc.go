@@ -20,6 +20,19 @@
 // infeasibility or unboundedness check the Status, accepting InfeasibleOrUnbounded only
 // when Config.AcceptInfeasibleOrUnbounded says the backend cannot tell the two apart.
 //
+// Beyond certificates: the sensitivity cases (Config.Duals) compare every row dual and
+// reduced cost with the central difference of the optimal value when that row's or
+// column's bounds move (the package solvers convention y = ∂z*/∂b, independent of any
+// certificate arithmetic), for LPs in both senses, a column at its upper bound (reported
+// AtUpper where Config.Basis says the backend returns a basis) and a QP. The limit cases
+// stop a solve through every route — a context done before the call, a context that turns
+// done (cancelled or past its deadline) once the backend has started, Options.TimeLimit,
+// IterationLimit — on a model the backend cannot finish before it looks (HardMIP for MIP
+// backends, a 120×120 LP otherwise). No case is bounded by a clock: the "during the
+// solve" contexts turn done when the backend first asks, not after a delay, so the suite
+// gives the same verdicts under -race on a loaded machine. An infeasibility proof must
+// carry no point and a MIP optimum no duals.
+//
 // Tolerances are relative: a bound b is met when the violation is at most tol·max(1, |b|);
 // objectives agree when they differ by at most ObjTol·max(1, |expected|).
 //
@@ -30,6 +43,7 @@
 // includes a maximization of a concave quadratic (qp_maximize_concave); a QP backend that
 // supports only minimization must Exclude it and say so.
 //
-// The exported checkers (CheckPrimal, CheckLPCertificate) are for backend tests beyond
-// the suite, for example on Netlib models whose optimum is known only as a number.
+// The exported checkers (CheckPrimal, CheckLPCertificate) and models (LP2, HardMIP) are
+// for backend tests beyond the suite, for example on Netlib models whose optimum is known
+// only as a number.
 package solvertest

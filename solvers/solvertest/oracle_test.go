@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solvers"
@@ -92,6 +93,35 @@ func answers() map[string]answer {
 	return a
 }
 
+// parametric answers the sensitivity cases, whose problems keep their name when a bound
+// moves: each computes the optimum of the case comment from the problem's bounds.
+var parametric = map[string]func(p *model.Problem) answer{
+	"lp2_min": func(p *model.Problem) answer {
+		b1, b2 := p.RowLower[0], p.RowUpper[1]
+		return opt(vec((b1+b2)/2, (b1-b2)/2), vec(1.5, -0.5))
+	},
+	"lp2_max": func(p *model.Problem) answer {
+		b1, b2 := p.RowLower[0], p.RowUpper[1]
+		return opt(vec((b1+b2)/2, (b1-b2)/2), vec(-1.5, 0.5))
+	},
+	"rc_min": func(p *model.Problem) answer {
+		b, u := p.RowLower[0], p.ColUpper[0]
+		return opt(vec(u, b-u), vec(2))
+	},
+	"rc_max": func(p *model.Problem) answer {
+		b, u := p.RowLower[0], p.ColUpper[0]
+		return opt(vec(u, b-u), vec(-2))
+	},
+	"qp_fd_min": func(p *model.Problem) answer {
+		b, u := p.RowUpper[0], p.ColUpper[1]
+		return opt(vec(b-u, u), vec(2*(b-u-1)))
+	},
+	"qp_fd_max": func(p *model.Problem) answer {
+		b, u := p.RowUpper[0], p.ColUpper[1]
+		return opt(vec(b-u, u), vec(-2*(b-u-1)))
+	},
+}
+
 // oracle is a fake backend that answers from the table, honours done contexts and
 // IterationLimit as the contract says, and applies mutate (a deliberate bug) to each
 // Solution before returning it.
@@ -100,7 +130,7 @@ type oracle struct {
 	answers map[string]answer
 	mutate  func(p *model.Problem, sol *solvers.Solution)
 	// Deliberate bugs that mutate cannot express.
-	ignoreContext, ignoreIterationLimit bool
+	ignoreContext, ignoreIterationLimit, ignoreTimeLimit bool
 }
 
 func newOracle(mutate func(p *model.Problem, sol *solvers.Solution)) func() solvers.Solver {
@@ -112,15 +142,26 @@ func (o *oracle) Name() string { return o.name }
 
 func (o *oracle) Solve(ctx context.Context, p *model.Problem, opt solvers.Options) (*solvers.Solution, error) {
 	sol := &solvers.Solution{Backend: o.name}
-	switch err := ctx.Err(); {
+	// A real backend looks at its context before it starts and again while it works; the
+	// oracle "works" only on the busy models, which it cannot answer.
+	err := ctx.Err()
+	if err == nil && (p.Name == "busy_lp" || p.Name == "hard_mip") {
+		err = ctx.Err()
+	}
+	switch {
 	case errors.Is(err, context.DeadlineExceeded) && !o.ignoreContext:
 		sol.Status = solvers.TimeLimit
 	case err != nil && !o.ignoreContext:
 		sol.Status = solvers.Other
 	case opt.IterationLimit == 1 && !o.ignoreIterationLimit:
 		sol.Status = solvers.IterationLimit
+	case opt.TimeLimit > 0 && opt.TimeLimit < time.Microsecond && !o.ignoreTimeLimit:
+		sol.Status = solvers.TimeLimit
 	default:
 		a, ok := o.answers[p.Name]
+		if f, param := parametric[p.Name]; param {
+			a, ok = f(p), true
+		}
 		if !ok {
 			return nil, fmt.Errorf("oracle: no answer for %q", p.Name)
 		}

@@ -19,7 +19,20 @@ var statusOnlyCases = []string{
 	"lp_infeasible_bounds", "lp_infeasible_rows", "lp_infeasible_dependent_equalities",
 	"lp_infeasible_and_dual_infeasible", "lp_unbounded_max", "lp_unbounded_free_column",
 	"context_cancelled", "context_deadline_passed", "iteration_limit",
+	"cancel_during_solve", "deadline_during_solve", "time_limit_option",
 	"mip_infeasible", "qp_unbounded_singular", "qp_infeasible",
+}
+
+// infeasibleCases expect Infeasible from at least one solve.
+var infeasibleCases = []string{
+	"lp_empty_row_infeasible", "lp_empty_column_unbounded_infeasible_rows",
+	"lp_infeasible_bounds", "lp_infeasible_rows", "lp_infeasible_dependent_equalities",
+	"lp_infeasible_and_dual_infeasible", "solver_reuse", "mip_infeasible", "qp_infeasible",
+}
+
+// mipOptimumCases expect a MIP optimum.
+var mipOptimumCases = []string{
+	"mip_knapsack", "mip_rounding_far_from_lp", "mip_offset_negative_bounds", "mip_fixed_charge",
 }
 
 // provingCases expect Infeasible or Unbounded somewhere (solver_reuse solves one
@@ -53,7 +66,7 @@ func TestCaseNames(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	for _, n := range slices.Concat(statusOnlyCases, provingCases) {
+	for _, n := range slices.Concat(statusOnlyCases, provingCases, infeasibleCases, mipOptimumCases) {
 		if !seen[n] {
 			t.Errorf("this test names %q, which is not a case", n)
 		}
@@ -121,9 +134,8 @@ func TestBrokenSolversFail(t *testing.T) {
 			cfg:       fullConfig,
 			// Every continuous optimum with a nonzero multiplier; zero_objective and
 			// qp_unconstrained have none.
-			wantFail: casesExcept(slices.Concat(statusOnlyCases, []string{
+			wantFail: casesExcept(slices.Concat(statusOnlyCases, mipOptimumCases, []string{
 				"lp_zero_objective", "qp_unconstrained",
-				"mip_knapsack", "mip_rounding_far_from_lp", "mip_offset_negative_bounds", "mip_fixed_charge",
 			})...),
 		},
 		{
@@ -138,6 +150,7 @@ func TestBrokenSolversFail(t *testing.T) {
 				"lp_max_wyndor", "lp_max_ge_rows", "lp_upper_bounded_only", "lp_ranged_row_at_upper",
 				"lp_objective_offset", "lp_empty_rows", "lp_degenerate_vertex", "lp_klee_minty",
 				"lp_scaled_coefficients", "solver_reuse", "qp_maximize_concave",
+				"lp_duals_finite_difference", "lp_reduced_cost_at_upper", "qp_duals_finite_difference",
 			},
 		},
 		{
@@ -160,7 +173,7 @@ func TestBrokenSolversFail(t *testing.T) {
 			cfg: fullConfig,
 			wantFail: []string{
 				"qp_unconstrained", "qp_box", "qp_equality", "qp_ranged_rows",
-				"qp_singular_hessian", "qp_maximize_concave",
+				"qp_singular_hessian", "qp_maximize_concave", "qp_duals_finite_difference",
 			},
 		},
 		{
@@ -195,6 +208,7 @@ func TestBrokenSolversFail(t *testing.T) {
 			cfg: fullConfig,
 			wantFail: []string{
 				"lp_objective_offset", "lp_zero_objective", "mip_offset_negative_bounds", "qp_box", "qp_ranged_rows",
+				"lp_duals_finite_difference",
 			},
 		},
 		{
@@ -217,9 +231,7 @@ func TestBrokenSolversFail(t *testing.T) {
 			cfg: fullConfig,
 			// Every continuous optimum except zero_objective… whose optimum is 7, so it
 			// fails too; none of the continuous optima is 0.
-			wantFail: casesExcept(slices.Concat(statusOnlyCases, []string{
-				"mip_knapsack", "mip_rounding_far_from_lp", "mip_offset_negative_bounds", "mip_fixed_charge",
-			})...),
+			wantFail: casesExcept(slices.Concat(statusOnlyCases, mipOptimumCases)...),
 		},
 		{
 			name: "modifies the problem it is given",
@@ -275,7 +287,37 @@ func TestBrokenSolversFail(t *testing.T) {
 				return o
 			},
 			cfg:      fullConfig,
-			wantFail: []string{"context_cancelled", "context_deadline_passed"},
+			wantFail: []string{"context_cancelled", "context_deadline_passed", "cancel_during_solve", "deadline_during_solve"},
+		},
+		{
+			name: "ignores Options.TimeLimit",
+			newSolver: func() solvers.Solver {
+				o := newOracle(nil)().(*oracle)
+				o.ignoreTimeLimit = true
+				return o
+			},
+			cfg:      fullConfig,
+			wantFail: []string{"time_limit_option"},
+		},
+		{
+			name: "returns a point with a proof of infeasibility",
+			newSolver: newOracle(func(p *model.Problem, sol *solvers.Solution) {
+				if sol.Status == solvers.Infeasible {
+					sol.X = make([]float64, p.NumCols())
+				}
+			}),
+			cfg:      fullConfig,
+			wantFail: infeasibleCases,
+		},
+		{
+			name: "returns duals with a MIP optimum",
+			newSolver: newOracle(func(p *model.Problem, sol *solvers.Solution) {
+				if p.HasInteger() && sol.Status == solvers.Optimal {
+					sol.RowDual = make([]float64, p.NumRows())
+				}
+			}),
+			cfg:      fullConfig,
+			wantFail: mipOptimumCases,
 		},
 		{
 			name: "ignores IterationLimit",
