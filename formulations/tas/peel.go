@@ -136,6 +136,9 @@ func peel(ctx context.Context, p *problem, budget int, layered bool, st *Stats) 
 			return nil, err
 		}
 	}
+	if p.hasCap && !layered {
+		return runEvents(ctx, p, budget, st)
+	}
 	return runLayered(ctx, p, budget, st)
 }
 
