@@ -14,7 +14,8 @@ import (
 //   - horizon T = max(200, n/10) slots, capacity C = max(1, n/20) in every slot;
 //   - release r ~ U{1..⌊T/2⌋};
 //   - demand uniform in 1..2m−1 with m = max(1, round(0.9·C·T/n)), so the resource is
-//     loaded to about 90% over the horizon;
+//     loaded to about 90% over the horizon (at most C·(T−⌊T/2⌋+1), which only binds for
+//     a handful of jobs);
 //   - sigmoid utility (cora.txt eq. 11) with priority ~ U[1, 5), deadline
 //     r + U[0, T/2) and decay ~ U[0.05, 0.5), continuous so that values rarely tie;
 //   - with capped, max_parallel = ⌈η/D⌉ for a minimal duration D ~ U{1..20}: the job
@@ -43,7 +44,7 @@ func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
 	in.Jobs = make([]sched.Job, n)
 	for i := range in.Jobs {
 		r := 1 + rng.IntN(T/2)
-		d := 1 + rng.IntN(2*m-1)
+		d := min(1+rng.IntN(2*m-1), C*(T-T/2+1)) // a job released late still fits
 		j := sched.Job{
 			ID: fmt.Sprintf("j%d", i+1), Demand: []int{d}, Release: r, TaskSlots: 1,
 			Utility: sched.Sigmoid{

@@ -32,7 +32,7 @@ type flowInc struct {
 	// search scratch
 	slotSeen, slotNext, slotFrom []int32
 	jobSeen, jobFrom, queue      []int32
-	atCap []int32
+	firstFree                    int32 // the first slot with room, during a search (-1: none)
 }
 
 type fent struct {
@@ -201,7 +201,10 @@ func (f *flowInc) prevSlot(t int32) int32 {
 // reach returns a slot in job k's window with room that k can still use (it is below its
 // cap there), or -1.
 func (f *flowInc) reach(k int) int32 {
-	lo, hi := f.p.release[k], int(f.hi[k])
+	if f.firstFree < 0 || f.hi[k] < f.firstFree {
+		return -1 // the usual case in a busy stretch: no tree descent
+	}
+	lo, hi := max(f.p.release[k], int(f.firstFree)), int(f.hi[k])
 	for lo <= hi {
 		t := f.spare.firstPositive(lo, hi)
 		if t < 0 {
@@ -216,21 +219,22 @@ func (f *flowInc) reach(k int) int32 {
 }
 
 // route pushes up to need units from job j (whose demand is short by need) to the sink
-// and returns how many it pushed. Each search is breadth-first over jobs; a job is asked
-// for a slot with room in its window when it is discovered, so a search ends as soon as
-// some discovered job can take the unit into free capacity.
+// and returns how many it pushed. Each search is breadth-first over jobs, each job's
+// slots latest first, because free capacity lies after the busy stretch and the holders
+// of late slots are the likeliest to reach it; and a job is asked for a slot with room
+// in its window as soon as it is reached, so the search ends at the first job that can
+// take the unit into free capacity. A search that fails has visited every slot and job
+// reachable from j: no more can be pushed.
 func (f *flowInc) route(j int, need int64) int64 {
 	p := f.p
 	var pushed int64
-	dbgRoutes++
 	for pushed < need {
-		dbgSearches++
 		f.stamp++
 		st := f.stamp
 		f.queue = f.queue[:0]
+		f.firstFree = int32(f.spare.firstPositive(1, p.T))
 		found := int32(-1)
 		discover := func(k int, from int32) bool {
-			dbgJobs++
 			f.jobSeen[k], f.jobFrom[k] = st, from
 			if t := f.reach(k); t >= 0 {
 				found = t
@@ -243,22 +247,16 @@ func (f *flowInc) route(j int, need int64) int64 {
 		if !discover(j, -1) {
 		search:
 			for qi := 0; qi < len(f.queue); qi++ {
-				k := int(f.queue[qi])
-				// The slots where k is at its cap are not reachable from k.
-				f.atCap = f.atCap[:0]
-				for _, e := range f.fs[k] {
-					if e.x >= f.lim[k] {
-						f.atCap = append(f.atCap, e.t)
-					}
-				}
+				k := f.queue[qi]
 				// Latest slots first: their holders are the likeliest to reach free
-				// capacity after the busy stretch.
-				lo, hi := int32(p.release[k]), f.hi[k]
-				for t := f.prevSlot(hi); t >= lo; t = f.prevSlot(t - 1) {
-					if len(f.atCap) > 0 && slices.Contains(f.atCap, t) {
+				// capacity after the busy stretch. The slots where k is at its cap are not
+				// reachable from k.
+				lo := int32(p.release[k])
+				for t := f.prevSlot(f.hi[k]); t >= lo; t = f.prevSlot(t - 1) {
+					if f.x(int(k), t) >= f.lim[k] {
 						continue
 					}
-					f.slotSeen[t], f.slotNext[t], f.slotFrom[t] = st, t-1, int32(k)
+					f.slotSeen[t], f.slotNext[t], f.slotFrom[t] = st, t-1, k
 					for _, k2 := range f.hold[t] {
 						if f.jobSeen[k2] != st && discover(int(k2), t) {
 							break search
@@ -268,8 +266,6 @@ func (f *flowInc) route(j int, need int64) int64 {
 			}
 		}
 		if found < 0 {
-			dbgFails++
-			dbgFailJobs += len(f.queue)
 			return pushed
 		}
 		// Bottleneck along the path, then push.
@@ -340,14 +336,18 @@ func (s *maxTree) first(v, lo, hi, a, b int) int {
 	if hi <= a || lo >= b || s.max[v] <= 0 {
 		return -1
 	}
-	if hi-lo == 1 {
-		return lo + 1
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if a < mid {
+			if t := s.first(2*v, lo, mid, a, b); t >= 0 {
+				return t
+			}
+		}
+		// Only the right child is left: descend into it without recursion.
+		v, lo = 2*v+1, mid
+		if lo >= b || s.max[v] <= 0 {
+			return -1
+		}
 	}
-	mid := (lo + hi) / 2
-	if t := s.first(2*v, lo, mid, a, b); t >= 0 {
-		return t
-	}
-	return s.first(2*v+1, mid, hi, a, b)
+	return lo + 1
 }
-
-var dbgRoutes, dbgSearches, dbgJobs, dbgFails, dbgFailJobs int

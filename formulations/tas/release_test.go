@@ -43,6 +43,14 @@ func checkAgainstLayered(t tb, in *sched.Instance) (fast, ref *Result) {
 	return fast, ref
 }
 
+// engineKey names the engine that decided r and whether it handed over.
+func engineKey(r *Result) string {
+	if r.Stats.HandOver != "" {
+		return r.Stats.Engine + "(handed over)"
+	}
+	return r.Stats.Engine
+}
+
 func engineOf(r *Result) string {
 	if r == nil {
 		return "default"
@@ -70,7 +78,7 @@ func TestReleaseMatchesLayered(t *testing.T) {
 			defer func() { t.Logf("engines %v", engines) }()
 			rapid.Check(t, func(rt *rapid.T) {
 				if r, _ := checkAgainstLayered(rt, genSpec(rt, o).instance()); r != nil {
-					engines[r.Stats.Engine]++
+					engines[engineKey(r)]++
 				}
 			})
 		})
@@ -135,7 +143,7 @@ func TestReleaseMatchesBruteForce(t *testing.T) {
 			t.Fatalf("instance %d: brute force finds %v, OnionPeel reports infeasible\n%s", k, want, describe(in))
 		}
 		feasible++
-		engines[fast.Stats.Engine]++
+		engines[engineKey(fast)]++
 		if got := sortedCopy(fast.Levels); !fast.Exact || !ref.Exact || !slices.Equal(got, want) {
 			t.Fatalf("instance %d: %v (exact %v), brute force %v\n%s", k, got, fast.Exact, want, describe(in))
 		}
@@ -143,5 +151,42 @@ func TestReleaseMatchesBruteForce(t *testing.T) {
 	t.Logf("%d instances, %d feasible; engines %v", instances, feasible, engines)
 	if feasible < instances/4 {
 		t.Fatalf("only %d of %d instances feasible: the test checks little", feasible, instances)
+	}
+}
+
+// TestEventsStallKeepRule: with branching off, a stalled layer is decided by the keep
+// rule and the result is inexact. The events engine hands a stall to the layered engine
+// from the state the layered engine itself would be in, so even then both give the same
+// deadlines and the same exact flag. (The sweep never stalls: it gives the proven
+// optimum or hands the whole instance over.)
+func TestEventsStallKeepRule(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 2))
+	stalls, inexact := 0, 0
+	for k := range 3000 {
+		in := randomRelease(rng, true)
+		opts := Options{MaxBranches: -1}
+		fast, err := OnionPeel(context.Background(), in, opts)
+		opts.Layered = true
+		ref, errRef := OnionPeel(context.Background(), in, opts)
+		if (err == nil) != (errRef == nil) {
+			t.Fatalf("instance %d: errors %v / %v", k, err, errRef)
+		}
+		if err != nil || fast.Stats.Engine != "events" {
+			continue
+		}
+		if fast.Stats.Stalls > 0 {
+			stalls++
+		}
+		if !fast.Exact {
+			inexact++
+		}
+		if !slices.Equal(fast.Deadlines, ref.Deadlines) || fast.Exact != ref.Exact || fast.Stats.Stalls != ref.Stats.Stalls {
+			t.Fatalf("instance %d: events %v (exact %v, %d stalls), layered %v (exact %v, %d stalls)\n%s", k,
+				fast.Deadlines, fast.Exact, fast.Stats.Stalls, ref.Deadlines, ref.Exact, ref.Stats.Stalls, describe(in))
+		}
+	}
+	t.Logf("events engine: %d runs stalled, %d inexact", stalls, inexact)
+	if stalls == 0 || inexact == 0 {
+		t.Fatalf("no stall (%d) or no inexact result (%d): the test checks nothing", stalls, inexact)
 	}
 }
