@@ -62,10 +62,12 @@ type Stats struct {
 	// release times); for the layered engine "prefix", "edf" or "flow"; for the
 	// events engine "flow" (incremental max-flow).
 	Engine, Oracle string
-	// HandOver says why the sweep passed the instance to the layered engine.
+	// HandOver says why the sweep passed the instance to the layered engine, or why the
+	// events engine passed it a stalled layer.
 	HandOver string
 	// Layered engine: feasibility tests, stalled layers, branches explored, stalls decided
-	// by the keep rule.
+	// by the keep rule. The events engine counts its tentative moves as Probes and its
+	// utility evaluations in Evaluations; a stall it hands over adds the layered engine's.
 	Probes, Stalls, Branches, RuleChoices int
 	// Sweep: boundaries where not every arriving job fit, utility evaluations there,
 	// rollbacks because a job stopped inside a flat stretch of its utility, and such
