@@ -74,11 +74,13 @@ type sweep struct {
 	ub     []float64
 	ubSlot []int32
 	span   []int32
-	bound  indexedHeap // arriving jobs by ub, largest first
-	expire [][]int32   // expire[t]: jobs whose bound may expire at boundary t
-	exact  pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
-	taken  []sweepItem // scratch: jobs taken off the top, in decreasing key order
-	spare  []sweepItem // scratch: evaluated jobs below the threshold
+	// maxSpan is spanCap(T).
+	maxSpan int32
+	bound   indexedHeap // arriving jobs by ub, largest first
+	expire  [][]int32   // expire[t]: jobs whose bound may expire at boundary t
+	exact   pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
+	taken   []sweepItem // scratch: jobs taken off the top, in decreasing key order
+	spare   []sweepItem // scratch: evaluated jobs below the threshold
 }
 
 type sweepItem struct {
@@ -91,13 +93,17 @@ const (
 	maxSpan = 256
 )
 
+// spanCap is the longest look-ahead of a bound: maxSpan, or T/16 on long horizons, so a
+// job long past its deadline costs about as many refreshes on 10⁴ slots as on 10³.
+func spanCap(T int) int32 { return int32(max(maxSpan, T/16)) }
+
 // errHandOver is returned by the sweep when the instance needs the layered engine.
 type errHandOver struct{ reason string }
 
 func (e *errHandOver) Error() string { return "sweep hands over: " + e.reason }
 
 func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
-	s := &sweep{ctx: ctx, p: p, stats: st}
+	s := &sweep{ctx: ctx, p: p, stats: st, maxSpan: spanCap(p.T)}
 	if p.general {
 		s.room = newWindowRoom(p)
 	} else {
@@ -288,7 +294,7 @@ func (s *sweep) restore(j int) {
 // exact value looks half as far.
 func (s *sweep) refresh(j, t int, grow bool) {
 	if grow {
-		s.span[j] = min(2*s.span[j], maxSpan)
+		s.span[j] = min(2*s.span[j], s.maxSpan)
 	} else {
 		s.span[j] = max(s.span[j]/2, minSpan)
 	}
