@@ -102,7 +102,7 @@
 // are undone from a log. Cost: a heap operation and about one utility evaluation per move
 // of one job past one value, plus the searches of the moves that take flow away from a
 // job; a failing search (one per saturated job) visits everything reachable, so the total
-// is superlinear: about n^1.6 on the capped release-time family.
+// grows about as n² on the capped release-time family (7 s of CPU for 10⁴ jobs).
 //
 // All jobs get their full demand, whatever their utility: a job whose utility is 0, or
 // constant, keeps the lowest level and finishes by the horizon. The final allocation
