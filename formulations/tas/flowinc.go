@@ -1,9 +1,6 @@
 package tas
 
-import (
-	"container/heap"
-	"slices"
-)
+import "slices"
 
 // flowInc keeps a feasible flow of one resource's transportation network (FlowSchedule's:
 // job j → slot t ∈ [release_j, d_j] at most min(max_parallel_j, C_t) units, slot t → sink
@@ -110,37 +107,11 @@ func (f *flowInc) init(d, prio []int) bool {
 		f.hi[j] = int32(d[j])
 	}
 	rem := make([]int64, p.n)
-	order := edfOrder(p.release)
-	h := &jobHeap{d: prio}
-	next := 0
-	var carry []int
-	for t := 1; t <= p.T; t++ {
-		for next < p.n && p.release[order[next]] <= t {
-			if j := order[next]; p.eta[j][f.r] > 0 {
-				rem[j] = p.eta[j][f.r]
-				heap.Push(h, j)
-			}
-			next++
-		}
-		left := p.cap[f.r][t-1]
-		carry = carry[:0]
-		for left > 0 && h.Len() > 0 {
-			j := heap.Pop(h).(int)
-			if d[j] < t {
-				continue // routed below
-			}
-			give := min(rem[j], left, f.lim[j])
-			f.add(j, int32(t), give, false)
-			rem[j] -= give
-			left -= give
-			if rem[j] > 0 {
-				carry = append(carry, j)
-			}
-		}
-		for _, j := range carry {
-			heap.Push(h, j)
-		}
+	for j := range p.n {
+		rem[j] = p.eta[j][f.r]
 	}
+	// Whoever is left over when a deadline passes is routed below.
+	p.serveSlots(f.r, prio, d, rem, func(j, t int, x int64) { f.add(j, int32(t), x, false) })
 	for j := range p.n {
 		if rem[j] > 0 && f.route(j, rem[j]) < rem[j] {
 			return false
