@@ -107,13 +107,7 @@ func randomRelease(rng *rand.Rand, caps bool) *sched.Instance {
 				mp = 1 + rng.IntN(3)
 			}
 			s.maxPar = append(s.maxPar, mp)
-			v := make([]float64, T)
-			for k := range v {
-				v[k] = float64(rng.IntN(10))
-			}
-			slices.Sort(v)
-			slices.Reverse(v)
-			s.util = append(s.util, table(v...))
+			s.util = append(s.util, randomTable(rng, T))
 		}
 		if total <= room {
 			return s.instance()
