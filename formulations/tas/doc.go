@@ -23,6 +23,14 @@
 // prefix condition is only necessary; EDF with release times stays exact on each resource,
 // and with caps feasibility is a max-flow (FlowSchedule).
 //
+// With release times and no caps the exact condition is Horn's: for every resource and
+// every window [a, b], Σ_{k: a ≤ r_k, d_k ≤ b} η_kr ≤ Σ_{s=a..b} C_rs (W. A. Horn, "Some
+// simple scheduling algorithms", Naval Research Logistics Quarterly 21, 1974, 177–185,
+// who reduces preemptive scheduling with release times and deadlines to a network flow;
+// here it is Gale's supply–demand condition for the transportation problem jobs → slots,
+// and because a job's slots form an interval, the sets of slots that matter are single
+// windows).
+//
 // # Onion peeling, exactly
 //
 // Alg. 3 bisects the level L on a real interval to a tolerance Δ, then peels "the"
@@ -48,15 +56,53 @@
 //     (4,6,6), the optimum is (4,6,8).
 //
 // That is the layered engine; each layer costs a bisection of O(log(nT)) feasibility
-// tests of O(n log T + T), and there can be n layers. Without release times and caps
-// OnionPeel first runs the backward sweep (sweep.go), which computes the same peeling in
-// one pass over the slot boundaries from T−1 down to 1 — at each boundary the arriving
-// jobs cross in increasing order of U(t+1) while they fit, the others stop — and proves
-// its result with a blocking certificate; it hands the instance to the layered engine when
-// tied values or flat stretches of the utilities need the layered engine's care (Stats
-// says why). On 10⁵ sigmoid jobs over 10³ slots it evaluates each utility about 40 times
-// in all and takes about half a second; n layered bisections would need some n²·log T
-// evaluations.
+// tests of O(n log T + T), and there can be n layers: with release times it took 14 s for
+// 2,000 jobs (issue 23; the profile: 71% in the per-probe EDF simulation, 22% in setting
+// the n deadlines of each probe). OnionPeel runs it only as the reference
+// (Options.Layered) and where the faster engines hand over; Stats says which ran.
+//
+// # The backward sweep (no caps; with or without release times)
+//
+// The sweep (sweep.go) computes the same peeling in one pass over the slot boundaries
+// from T−1 down to 1 — at each boundary the arriving jobs cross in increasing order of
+// U(t+1) while they fit, the others stop — and proves its result with a blocking
+// certificate; it hands the instance to the layered engine when tied values or flat
+// stretches of the utilities need the layered engine's care (Stats says why). The
+// boundaries are independent because the condition at boundary t involves only the jobs
+// with deadline ≤ t: that is eq. (12) at t without release times, and Horn's windows
+// [a, t] with them (a job moving from t+1 to t enters exactly the windows that end at t).
+// So "fits" at boundary t is a prefix sum without release times (O(R)), and with them a
+// prefix minimum over a of Σ_{s=a..t} C_s − Σ_{k crossing t, r_k ≥ a} η_k, kept in one
+// segment tree per resource (room.go): a job joining or leaving the crossing set adds
+// ∓η_k to a ≤ r_k, O(log T) either way. A job released in slot t+1 cannot cross t: it
+// stops there, inside a flat stretch treated like any other stop.
+//
+// Cost: O(R) per boundary where everything fits, O(R log T) with release times, and where
+// something must stop O((k + m) log n + k R log T) for the k jobs ordered at the top and m
+// evaluated below them, plus the lazily refreshed utility bounds (about 40 evaluations per
+// job in all on sigmoid instances). On 10⁵ sigmoid jobs over 10³ slots it takes about half
+// a second; on issue 23's release-time family (workload.Arrivals: 10⁵ jobs, 10⁴ slots,
+// releases over the first half) about as long, growing as n^1.1 from 10³ to 10⁵ jobs
+// (BenchmarkOnionPeelArrivals).
+//
+// # The events engine (caps)
+//
+// With max_parallel a job's cap limits what it can do in the slots it keeps, so moving its
+// deadline changes feasibility at later boundaries too and the sweep does not apply. The
+// events engine (events.go) runs the layered engine's peeling in order of level instead:
+// the lowest value among the free jobs is the current level, the jobs at it try to move to
+// their next values together (the level rises) or, failing that, alone (those that cannot
+// are saturated and fixed: the layered engine's test, at the same vector). A stalled layer
+// is handed to the layered engine in the very state it would have reached itself, so
+// branching, the keep rule and Result.Exact are unchanged. Feasibility is kept, not
+// recomputed: one flow per resource (flowinc.go) starts from a front-to-back fill and each
+// move reroutes only the flow on the slots the job loses, by augmenting paths from that
+// job (Ford and Fulkerson's method; each search breadth-first over jobs, as Edmonds and
+// Karp's, with a union–find over slots so a search visits each slot once). Failed moves
+// are undone from a log. Cost: a heap operation and about one utility evaluation per move
+// of one job past one value, plus the searches of the moves that take flow away from a
+// job; a failing search (one per saturated job) visits everything reachable, so the total
+// grows about as n² on the capped release-time family (7 s of CPU for 10⁴ jobs).
 //
 // All jobs get their full demand, whatever their utility: a job whose utility is 0, or
 // constant, keeps the lowest level and finishes by the horizon. The final allocation

@@ -149,50 +149,65 @@ func (p *problem) fillSequential(s *sched.Schedule, d []int) {
 // fillSlots runs slot-by-slot EDF honouring release times and parallelism caps, writes
 // the allocation into s (when not nil) and reports the first missed deadline.
 func (p *problem) fillSlots(s *sched.Schedule, d []int) *Violation {
-	byRelease := edfOrder(p.release)
 	rem := make([]int64, p.n)
 	for r := range p.R {
 		for j := range p.n {
 			rem[j] = p.eta[j][r]
 		}
-		h := &jobHeap{d: d}
-		next := 0
-		var carry []int
-		for t := 1; t <= p.T; t++ {
-			for next < p.n && p.release[byRelease[next]] <= t {
-				if j := byRelease[next]; rem[j] > 0 {
-					heap.Push(h, j)
-				}
-				next++
+		grant := func(j, t int, x int64) {
+			if s != nil {
+				s.Jobs[j].Alloc[r][t-1] += int(x)
 			}
-			left := p.cap[r][t-1]
-			carry = carry[:0]
-			for left > 0 && h.Len() > 0 {
-				j := heap.Pop(h).(int)
-				give := min(rem[j], left)
-				if p.maxPar[j] > 0 {
-					give = min(give, p.maxPar[j])
-				}
-				if s != nil {
-					s.Jobs[j].Alloc[r][t-1] += int(give)
-				}
-				rem[j] -= give
-				left -= give
-				if rem[j] > 0 {
-					carry = append(carry, j)
-				}
-			}
-			for _, j := range carry {
-				heap.Push(h, j)
-			}
-			if h.Len() > 0 {
-				if j := h.idx[0]; d[j] <= t {
-					return &Violation{Slot: d[j], Resource: r, Demand: rem[j], Job: j}
-				}
-			}
+		}
+		if j := p.serveSlots(r, d, d, rem, grant); j >= 0 {
+			return &Violation{Slot: d[j], Resource: r, Demand: rem[j], Job: j}
 		}
 	}
 	return nil
+}
+
+// serveSlots runs slot-by-slot EDF on resource r: in each slot the released jobs with
+// demand left (rem, updated in place) are served in increasing order of key, ties by
+// index, each up to its demand, its cap and what is left of the slot; grant is told
+// every grant. It stops at the end of the first slot t where the first job in that order
+// still needs units and is due (due[j] ≤ t), and returns that job, or −1.
+func (p *problem) serveSlots(r int, key, due []int, rem []int64, grant func(j, t int, x int64)) int {
+	byRelease := edfOrder(p.release)
+	h := &jobHeap{d: key}
+	next := 0
+	var carry []int
+	for t := 1; t <= p.T; t++ {
+		for next < p.n && p.release[byRelease[next]] <= t {
+			if j := byRelease[next]; rem[j] > 0 {
+				heap.Push(h, j)
+			}
+			next++
+		}
+		left := p.cap[r][t-1]
+		carry = carry[:0]
+		for left > 0 && h.Len() > 0 {
+			j := heap.Pop(h).(int)
+			give := min(rem[j], left)
+			if p.maxPar[j] > 0 {
+				give = min(give, p.maxPar[j])
+			}
+			grant(j, t, give)
+			rem[j] -= give
+			left -= give
+			if rem[j] > 0 {
+				carry = append(carry, j)
+			}
+		}
+		for _, j := range carry {
+			heap.Push(h, j)
+		}
+		if h.Len() > 0 {
+			if j := h.idx[0]; due[j] <= t {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 // jobHeap orders job indices by deadline, ties by index.

@@ -24,6 +24,9 @@ type Options struct {
 	// NoSchedule skips building Result.Schedule, whose allocation holds n·R·T integers;
 	// Deadlines, Levels and Layers are still computed.
 	NoSchedule bool
+	// Layered runs the layered engine even where a faster engine applies: the reference
+	// the fast engines are tested and benchmarked against. The result is the same.
+	Layered bool
 }
 
 // Result is the lexicographically max-min optimal completion of every job.
@@ -53,13 +56,18 @@ type Layer struct {
 
 // Stats says how a Result was computed.
 type Stats struct {
-	// Engine is "sweep" (the backward boundary sweep) or "layers" (one bisection per
-	// layer); Oracle is the layered engine's feasibility test: "prefix", "edf" or "flow".
+	// Engine is "sweep" (the backward boundary sweep), "events" (the level-ordered
+	// engine for parallelism caps) or "layers" (one bisection per layer). Oracle is the
+	// feasibility test: for the sweep "" (eq. 12) or "windows" (Horn's condition, with
+	// release times); for the layered engine "prefix", "edf" or "flow"; for the
+	// events engine "flow" (incremental max-flow).
 	Engine, Oracle string
-	// HandOver says why the sweep passed the instance to the layered engine.
+	// HandOver says why the sweep passed the instance to the layered engine, or why the
+	// events engine passed it a stalled layer.
 	HandOver string
 	// Layered engine: feasibility tests, stalled layers, branches explored, stalls decided
-	// by the keep rule.
+	// by the keep rule. The events engine counts its tentative moves as Probes and its
+	// utility evaluations in Evaluations; a stall it hands over adds the layered engine's.
 	Probes, Stalls, Branches, RuleChoices int
 	// Sweep: boundaries where not every arriving job fit, utility evaluations there,
 	// rollbacks because a job stopped inside a flat stretch of its utility, and such
@@ -90,7 +98,7 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 		budget = DefaultMaxBranches
 	}
 	var st Stats
-	out, err := peel(ctx, p, budget, &st)
+	out, err := peel(ctx, p, budget, opts.Layered, &st)
 	if err != nil {
 		return nil, err
 	}
@@ -107,10 +115,14 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 	return res, nil
 }
 
-// peel runs the sweep where it applies and the layered engine otherwise.
-func peel(ctx context.Context, p *problem, budget int, st *Stats) (*outcome, error) {
-	if !p.general {
+// peel runs the sweep where it applies (no parallelism caps) and the layered engine
+// otherwise, or when layered asks for it.
+func peel(ctx context.Context, p *problem, budget int, layered bool, st *Stats) (*outcome, error) {
+	if !p.hasCap && !layered {
 		st.Engine = "sweep"
+		if p.general {
+			st.Oracle = "windows"
+		}
 		d, err := runSweep(ctx, p, st)
 		var ho *errHandOver
 		switch {
@@ -125,6 +137,9 @@ func peel(ctx context.Context, p *problem, budget int, st *Stats) (*outcome, err
 		default:
 			return nil, err
 		}
+	}
+	if p.hasCap && !layered {
+		return runEvents(ctx, p, budget, st)
 	}
 	return runLayered(ctx, p, budget, st)
 }

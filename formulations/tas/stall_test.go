@@ -22,13 +22,7 @@ func randomSmall(rng *rand.Rand) *sched.Instance {
 			d := 1 + rng.IntN(c*T/2+1)
 			total += d
 			s.demand = append(s.demand, []int{d})
-			v := make([]float64, T)
-			for k := range v {
-				v[k] = float64(rng.IntN(10))
-			}
-			slices.Sort(v)
-			slices.Reverse(v)
-			s.util = append(s.util, table(v...))
+			s.util = append(s.util, randomTable(rng, T))
 		}
 		if total <= c*T {
 			return s.instance()
@@ -82,6 +76,17 @@ func TestStallBranching(t *testing.T) {
 	if inexactWithout != stalled {
 		t.Fatalf("%d stalled runs but %d inexact ones: a rule choice must mark the result inexact", stalled, inexactWithout)
 	}
+}
+
+// randomTable draws a non-increasing table utility over T slots with integer values 0–9.
+func randomTable(rng *rand.Rand, T int) sched.Utility {
+	v := make([]float64, T)
+	for k := range v {
+		v[k] = float64(rng.IntN(10))
+	}
+	slices.Sort(v)
+	slices.Reverse(v)
+	return table(v...)
 }
 
 func describe(in *sched.Instance) string {

@@ -64,22 +64,23 @@ type sweep struct {
 	p     *problem
 	stats *Stats
 
-	sumAll []int64 // Σ η_r over the arriving jobs
-	budget []int64 // Σ_{s≤t} C_rs at the boundary being decided
-	rem    []int64 // what is left of it
-	group  []int64 // demand of the jobs of a tie group that fit alone
-	acc    []int64 // scratch
+	// room holds the tentative set of crossing jobs — the arriving jobs, less those an
+	// admission has set aside — and answers whether it fits at a boundary.
+	room     room
+	fitAlone []bool // scratch: members of a tie group that fit alone
 
 	// Per job: an upper bound ub[j] = U_j(ubSlot[j]), valid at boundary t while
 	// ubSlot[j] ≤ t+1, and the look-ahead used at its next refresh.
 	ub     []float64
 	ubSlot []int32
 	span   []int32
-	bound  indexedHeap // arriving jobs by ub, largest first
-	expire [][]int32   // expire[t]: jobs whose bound may expire at boundary t
-	exact  pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
-	taken  []sweepItem // scratch: jobs taken off the top, in decreasing key order
-	spare  []sweepItem // scratch: evaluated jobs below the threshold
+	// maxSpan is spanCap(T).
+	maxSpan int32
+	bound   indexedHeap // arriving jobs by ub, largest first
+	expire  [][]int32   // expire[t]: jobs whose bound may expire at boundary t
+	exact   pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
+	taken   []sweepItem // scratch: jobs taken off the top, in decreasing key order
+	spare   []sweepItem // scratch: evaluated jobs below the threshold
 }
 
 type sweepItem struct {
@@ -92,15 +93,21 @@ const (
 	maxSpan = 256
 )
 
+// spanCap is the longest look-ahead of a bound: maxSpan, or T/16 on long horizons, so a
+// job long past its deadline costs about as many refreshes on 10⁴ slots as on 10³.
+func spanCap(T int) int32 { return int32(max(maxSpan, T/16)) }
+
 // errHandOver is returned by the sweep when the instance needs the layered engine.
 type errHandOver struct{ reason string }
 
 func (e *errHandOver) Error() string { return "sweep hands over: " + e.reason }
 
 func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
-	s := &sweep{ctx: ctx, p: p, stats: st}
-	for _, x := range []*[]int64{&s.sumAll, &s.budget, &s.rem, &s.group, &s.acc} {
-		*x = make([]int64, p.R)
+	s := &sweep{ctx: ctx, p: p, stats: st, maxSpan: spanCap(p.T)}
+	if p.general {
+		s.room = newWindowRoom(p)
+	} else {
+		s.room = newPrefixRoom(p)
 	}
 	s.ub = make([]float64, p.n)
 	s.ubSlot = make([]int32, p.n)
@@ -125,6 +132,8 @@ func (s *sweep) run() ([]int, error) {
 	// leaveAt[t] lists the jobs that stop at boundary t (deadline t+1) without asking to
 	// cross it: jobs at their best value, and jobs that stopped inside a flat stretch.
 	leaveAt := make([][]int32, T+1)
+	// releaseAt[t] lists the jobs released in slot t+1: they cannot cross boundary t.
+	releaseAt := make([][]int32, T+1)
 	witness := make([][]leaveFact, T) // facts checked at boundary t
 	for j := range p.n {
 		top := p.u.at(j, 1)
@@ -133,8 +142,13 @@ func (s *sweep) run() ([]int, error) {
 		}
 		e := p.u.lastAtLeast(j, top)
 		s.stats.Evaluations += int64(bits.Len(uint(T))) + 1
-		if e == 1 {
-			continue // it never needs to stop
+		if rel := p.release[j]; rel > 1 {
+			releaseAt[rel-1] = append(releaseAt[rel-1], int32(j))
+		}
+		// A job whose top stretch ends before its release never reaches its top value;
+		// its release stops it.
+		if e == 1 || e < p.release[j] {
+			continue
 		}
 		leaveAt[e-1] = append(leaveAt[e-1], int32(j))
 	}
@@ -142,9 +156,10 @@ func (s *sweep) run() ([]int, error) {
 		s.span[j] = minSpan
 		s.refresh(j, T-1, false)
 		s.bound.push(int32(j))
-		for r := range p.R {
-			s.sumAll[r] += p.eta[j][r]
-		}
+		s.room.add(j)
+	}
+	if !s.room.fits(T) {
+		return nil, fmt.Errorf("%w: the jobs cannot all finish within the horizon %d", ErrInfeasible, T)
 	}
 	// log records every stop in processing order, so a rollback can undo the stops made
 	// at the boundaries it revisits.
@@ -161,6 +176,7 @@ func (s *sweep) run() ([]int, error) {
 	decided := make([]int32, T+1)
 	choseIn := func(a, b int) bool { return a <= b && decided[a]-decided[b+1] > 0 }
 	rollbacks := 0
+	var leaving []int32 // jobs made to leave later at the boundary being decided
 	for t := T - 1; t >= 1; t-- {
 		if err := s.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
@@ -177,15 +193,14 @@ func (s *sweep) run() ([]int, error) {
 				stopAt(int(j), t, t+1)
 			}
 		}
-		if !s.overloaded(t) && len(witness[t]) == 0 {
-			continue
-		}
-		decided[t]++
 		rollbackTo := 0
+		leaving = leaving[:0]
 		// stop fixes job j, stopped at t with U_j(t+1) = v, at the end e of its stretch
 		// of value v, or makes it leave at e−1 when a boundary in t+1..e−1 chose whom to
-		// admit while j held room there.
-		stop := func(j int, v float64) {
+		// admit while j held room there. A job stopped by the crossing jobs (fact) is
+		// re-checked whenever the sweep passes t again; one stopped by its release stays
+		// stopped.
+		stop := func(j int, v float64, fact bool) {
 			e := p.u.lastAtLeast(j, v)
 			if !choseIn(t+1, e-1) {
 				stopAt(j, t, e)
@@ -194,34 +209,46 @@ func (s *sweep) run() ([]int, error) {
 			s.bound.remove(int32(j))
 			s.remove(j)
 			leaveAt[e-1] = append(leaveAt[e-1], int32(j))
-			witness[t] = append(witness[t], leaveFact{j: int32(j), e: e, v: v})
+			leaving = append(leaving, int32(j))
+			if fact {
+				witness[t] = append(witness[t], leaveFact{j: int32(j), e: e, v: v})
+			}
 			rollbackTo = max(rollbackTo, e-1)
 		}
-		if s.overloaded(t) {
-			s.stats.BlockingSlots++
-			stopped, err := s.admit(t)
-			if err != nil {
-				return nil, err
-			}
-			for _, it := range stopped {
-				stop(int(it.j), it.key)
+		for _, j := range releaseAt[t] {
+			if s.bound.has(j) {
+				s.stats.Evaluations++
+				stop(int(j), p.u.at(int(j), t+1), false)
 			}
 		}
-		if rollbackTo == 0 && len(witness[t]) > 0 {
-			// Re-check the facts witnessed here. One whose job is no longer blocked at t
-			// (a job that crossed t ahead of it has since been found to leave above t) is
-			// withdrawn, and the sweep resumes where that job would have left.
-			kept := witness[t][:0]
-			for _, f := range witness[t] {
-				if deadline[f.j] == f.e && !s.blocked(t, int(f.j), f.v) {
-					leaveAt[f.e-1] = slices.DeleteFunc(leaveAt[f.e-1], func(x int32) bool { return x == f.j })
-					rollbackTo = max(rollbackTo, f.e-1)
-					s.stats.Withdrawn++
-					continue
+		if rollbackTo == 0 && (len(witness[t]) > 0 || s.overloaded(t)) {
+			decided[t]++
+			if s.overloaded(t) {
+				s.stats.BlockingSlots++
+				stopped, err := s.admit(t)
+				if err != nil {
+					return nil, err
 				}
-				kept = append(kept, f)
+				for _, it := range stopped {
+					stop(int(it.j), it.key, true)
+				}
 			}
-			witness[t] = kept
+			if rollbackTo == 0 && len(witness[t]) > 0 {
+				// Re-check the facts witnessed here. One whose job is no longer blocked at t
+				// (a job that crossed t ahead of it has since been found to leave above t) is
+				// withdrawn, and the sweep resumes where that job would have left.
+				kept := witness[t][:0]
+				for _, f := range witness[t] {
+					if deadline[f.j] == f.e && !s.blocked(t, int(f.j), f.v) {
+						leaveAt[f.e-1] = slices.DeleteFunc(leaveAt[f.e-1], func(x int32) bool { return x == f.j })
+						rollbackTo = max(rollbackTo, f.e-1)
+						s.stats.Withdrawn++
+						continue
+					}
+					kept = append(kept, f)
+				}
+				witness[t] = kept
+			}
 		}
 		if rollbackTo == 0 {
 			continue
@@ -238,9 +265,9 @@ func (s *sweep) run() ([]int, error) {
 			deadline[j] = 0
 			s.restore(j)
 		}
-		for _, f := range witness[t] {
-			if deadline[f.j] == 0 && !s.bound.has(f.j) {
-				s.restore(int(f.j))
+		for _, j := range leaving {
+			if deadline[j] == 0 {
+				s.restore(int(j))
 			}
 		}
 		t = rollbackTo + 1
@@ -258,9 +285,7 @@ func (s *sweep) restore(j int) {
 		return
 	}
 	s.bound.push(int32(j))
-	for r := range s.p.R {
-		s.sumAll[r] += s.p.eta[j][r]
-	}
+	s.room.add(j)
 }
 
 // refresh gives job j a new upper bound, U_j at slot t+1−span (at least 1), valid from
@@ -269,7 +294,7 @@ func (s *sweep) restore(j int) {
 // exact value looks half as far.
 func (s *sweep) refresh(j, t int, grow bool) {
 	if grow {
-		s.span[j] = min(2*s.span[j], maxSpan)
+		s.span[j] = min(2*s.span[j], s.maxSpan)
 	} else {
 		s.span[j] = max(s.span[j]/2, minSpan)
 	}
@@ -323,91 +348,63 @@ func (s *sweep) giveBack(items []sweepItem, t int) {
 	}
 }
 
-// blocked reports whether job j (not arriving) cannot cross boundary t at level v: the
-// arriving jobs with U(t+1) < v leave less than η_j of some resource.
+// blocked reports whether job j (not arriving) cannot cross boundary t at level v: it is
+// released after t, or it does not fit beside the arriving jobs with U(t+1) < v.
 func (s *sweep) blocked(t, j int, v float64) bool {
-	p := s.p
+	if s.p.release[j] > t {
+		return true
+	}
 	if err := s.takeTop(t, func(key float64) bool { return key < v }); err != nil {
 		return true // a NaN utility: keep the fact; the next decision reports it
 	}
-	for r := range p.R {
-		s.acc[r] = 0
-		for _, it := range s.taken {
-			s.acc[r] += p.eta[it.j][r]
-		}
+	for _, it := range s.taken {
+		s.room.sub(int(it.j))
+	}
+	blocked := !s.room.fitsWith(t, j)
+	for _, it := range s.taken {
+		s.room.add(int(it.j))
 	}
 	s.giveBack(s.taken, t)
 	s.giveBack(s.spare, t)
-	for r := range p.R {
-		if e := p.eta[j][r]; e > 0 && p.prefix[r][t]-(s.sumAll[r]-s.acc[r]) < e {
-			return true
-		}
-	}
-	return false
+	return blocked
 }
 
-// overloaded reports whether the arriving jobs need more than slots 1..t offer.
-func (s *sweep) overloaded(t int) bool {
-	for r := range s.p.R {
-		if s.sumAll[r] > s.p.prefix[r][t] {
-			return true
-		}
-	}
-	return false
-}
+// overloaded reports whether the arriving jobs do not all fit at boundary t.
+func (s *sweep) overloaded(t int) bool { return !s.room.fits(t) }
 
-func (s *sweep) remove(j int) {
-	for r := range s.p.R {
-		s.sumAll[r] -= s.p.eta[j][r]
-	}
-}
+func (s *sweep) remove(j int) { s.room.sub(j) }
 
 // admit decides boundary t. Jobs cross in increasing order of U_j(t+1) while they fit.
-// Those below the threshold θ — the key at which the jobs ordered by key first overflow
-// a resource — all fit and are never ordered; the jobs at or above θ are taken off the
-// top of the heap (until they cover Σ η − Σ_{s≤t} C_s of every overloaded resource, then
-// the rest of θ's tie group) and admitted greedily in increasing order, ties as a group.
-// It returns the stopped jobs, which the caller removes; everyone else stays arriving.
+// Those below the threshold θ — the key at which the jobs ordered by key first fail to
+// fit — all fit and are never ordered; the jobs at or above θ are taken off the top of
+// the heap (until the rest fits, then the rest of θ's tie group) and admitted greedily in
+// increasing order, ties as a group. It returns the stopped jobs, which the caller
+// removes; everyone else stays arriving.
 func (s *sweep) admit(t int) ([]sweepItem, error) {
-	p := s.p
-	for r := range p.R {
-		s.budget[r] = p.prefix[r][t]
-		s.acc[r] = 0
-	}
-	covered := func() bool {
-		for r := range p.R {
-			if s.sumAll[r]-s.budget[r] > s.acc[r] {
-				return false
-			}
-		}
-		return true
-	}
 	seen, found, theta := 0, false, 0.0
-	err := s.takeTop(t, func(key float64) bool {
+	setAside := func() {
 		for ; seen < len(s.taken); seen++ {
-			for r := range p.R {
-				s.acc[r] += p.eta[s.taken[seen].j][r]
-			}
+			s.room.sub(int(s.taken[seen].j))
 		}
-		if !found && seen > 0 && covered() {
+	}
+	err := s.takeTop(t, func(key float64) bool {
+		setAside()
+		if !found && seen > 0 && s.room.fits(t) {
 			found, theta = true, s.taken[seen-1].key
 		}
 		return found && key < theta
 	})
+	setAside()
 	if err != nil {
+		for _, it := range s.taken {
+			s.room.add(int(it.j))
+		}
 		s.giveBack(s.taken, t)
 		s.giveBack(s.spare, t)
 		return nil, err
 	}
 	s.giveBack(s.spare, t)
-	// The jobs not taken are below θ and cross; what they leave is rem.
-	for r := range p.R {
-		var w int64
-		for _, it := range s.taken {
-			w += p.eta[it.j][r]
-		}
-		s.rem[r] = s.budget[r] - (s.sumAll[r] - w)
-	}
+	// The jobs not taken are below θ and cross; the room holds them.
 	top := s.taken
 	slices.SortFunc(top, func(a, b sweepItem) int {
 		if c := cmp.Compare(a.key, b.key); c != 0 {
@@ -415,15 +412,6 @@ func (s *sweep) admit(t int) ([]sweepItem, error) {
 		}
 		return cmp.Compare(a.j, b.j)
 	})
-	rem := s.rem
-	fits := func(j int32) bool {
-		for r := range p.R {
-			if p.eta[j][r] > rem[r] {
-				return false
-			}
-		}
-		return true
-	}
 	var stopped []sweepItem
 	for g := 0; g < len(top); {
 		h := g + 1
@@ -431,41 +419,40 @@ func (s *sweep) admit(t int) ([]sweepItem, error) {
 			h++
 		}
 		group := top[g:h]
-		// Alone: who fits what is left? Together: do those all fit?
-		var nFit int
-		clear(s.group)
+		// Alone: who fits beside the crossing jobs? Together: do those all fit?
+		s.fitAlone = s.fitAlone[:0]
+		nFit := 0
 		for _, it := range group {
-			if fits(it.j) {
+			ok := s.room.fitsWith(t, int(it.j))
+			s.fitAlone = append(s.fitAlone, ok)
+			if ok {
 				nFit++
-				for r := range p.R {
-					s.group[r] += p.eta[it.j][r]
-				}
 			}
 		}
-		if nFit > 1 {
-			for r := range p.R {
-				if s.group[r] > rem[r] {
-					s.giveBack(top, t)
-					return nil, &errHandOver{fmt.Sprintf("%d jobs tie at utility %g at slot %d and cannot all rise", nFit, group[0].key, t+1)}
-				}
+		for k, it := range group {
+			if s.fitAlone[k] {
+				s.room.add(int(it.j))
 			}
 		}
-		for _, it := range group {
-			if fits(it.j) {
+		if nFit > 1 && !s.room.fits(t) {
+			// The sweep ends here; its state is dropped.
+			s.giveBack(top, t)
+			return nil, &errHandOver{fmt.Sprintf("%d jobs tie at utility %g at slot %d and cannot all rise", nFit, group[0].key, t+1)}
+		}
+		for k, it := range group {
+			if s.fitAlone[k] {
 				s.giveBack([]sweepItem{it}, t)
-				for r := range p.R {
-					rem[r] -= p.eta[it.j][r]
-				}
 			} else {
 				stopped = append(stopped, it)
 			}
 		}
 		g = h
 	}
-	// The stopped jobs go back on the heap too: the caller's stop removes them, or keeps
-	// them until they leave.
+	// The stopped jobs go back on the heap and into the room: the caller's stop removes
+	// them, or keeps them until they leave.
 	for _, it := range stopped {
 		s.bound.push(it.j)
+		s.room.add(int(it.j))
 	}
 	return stopped, nil
 }

@@ -1,0 +1,78 @@
+package tas_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/coraopt/coraopt/formulations/tas"
+	"github.com/coraopt/coraopt/internal/cputime"
+	"github.com/coraopt/coraopt/workload"
+)
+
+// arrivalsCase is one size of issue 23's release-time family, workload.Arrivals:
+// sigmoid utilities, releases U{1..T/2}, T = max(200, n/10), C = n/20, without or with
+// max_parallel.
+type arrivalsCase struct {
+	n      int
+	capped bool
+}
+
+func (c arrivalsCase) name() string {
+	if c.capped {
+		return fmt.Sprintf("release-maxpar/N=%d", c.n)
+	}
+	return fmt.Sprintf("release/N=%d", c.n)
+}
+
+// runArrivals times OnionPeel without the schedule (deadlines, levels, layers) on the
+// case and reports, besides ns/op (wall time, inflated when other processes share the
+// cores), cpu-ns/op: this process's CPU time per run.
+func runArrivals(b *testing.B, c arrivalsCase, opts tas.Options) *tas.Result {
+	in, err := workload.Arrivals(c.n, c.capped, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts.NoSchedule = true
+	var res *tas.Result
+	cpu0 := cputime.Process()
+	for b.Loop() {
+		if res, err = tas.OnionPeel(context.Background(), in, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if cpu := cputime.Process() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(len(res.Layers)), "layers")
+	return res
+}
+
+// BenchmarkOnionPeelArrivals times OnionPeel's default engine on the release-time
+// family at 10³, 10⁴ and 10⁵ jobs: the sweep without caps, the events engine with them
+// (10⁵ capped jobs take minutes). It fails if the layered engine ran.
+func BenchmarkOnionPeelArrivals(b *testing.B) {
+	for _, capped := range []bool{false, true} {
+		for _, n := range []int{1000, 10000, 100000} {
+			c := arrivalsCase{n, capped}
+			b.Run(c.name(), func(b *testing.B) {
+				res := runArrivals(b, c, tas.Options{})
+				if res.Stats.Engine == "layers" {
+					b.Fatalf("the layered engine ran (%s)", res.Stats.HandOver)
+				}
+				b.ReportMetric(float64(res.Stats.BlockingSlots), "deciding-slots")
+				b.ReportMetric(float64(res.Stats.Evaluations), "evals")
+				b.ReportMetric(float64(res.Stats.Probes), "moves")
+			})
+		}
+	}
+}
+
+// BenchmarkLayeredArrivals times the layered engine, the reference, on the same family
+// at sizes it finishes in seconds: the ratio to BenchmarkOnionPeelArrivals in the same
+// run is what the fast engines buy.
+func BenchmarkLayeredArrivals(b *testing.B) {
+	for _, c := range []arrivalsCase{{1000, false}, {200, true}} {
+		b.Run(c.name(), func(b *testing.B) { runArrivals(b, c, tas.Options{Layered: true}) })
+	}
+}

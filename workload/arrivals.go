@@ -1,0 +1,66 @@
+package workload
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/coraopt/coraopt/sched"
+)
+
+// Arrivals draws the release-time family of issue 23: n jobs arriving over the first half
+// of the horizon, as every job of a replayed trace does, on one resource. The shape is
+// fixed by n so that a scaling series is one family:
+//
+//   - horizon T = max(200, n/10) slots, capacity C = max(1, n/20) in every slot;
+//   - release r ~ U{1..⌊T/2⌋};
+//   - demand uniform in 1..2m−1 with m = max(1, round(0.9·C·T/n)), so the resource is
+//     loaded to about 90% over the horizon (at most C·(T−⌊T/2⌋+1), which only binds for
+//     a handful of jobs);
+//   - sigmoid utility (cora.txt eq. 11) with priority ~ U[1, 5), deadline
+//     r + U[0, T/2) and decay ~ U[0.05, 0.5), continuous so that values rarely tie;
+//   - with capped, max_parallel = ⌈η/D⌉ for a minimal duration D ~ U{1..20}: the job
+//     cannot take more than 1/D of its demand in one slot.
+//
+// The same (n, capped, seed) always gives the same instance. It fails when n < 1 or when
+// the draw is not a valid instance.
+func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("workload: arrivals instance with %d jobs: need at least 1", n)
+	}
+	T := max(200, n/10)
+	C := max(1, n/20)
+	m := max(1, int(0.9*float64(C)*float64(T)/float64(n)+0.5))
+	rng := rand.New(rand.NewPCG(seed, 0x61727276))
+	capacity := make([]int, T)
+	for s := range capacity {
+		capacity[s] = C
+	}
+	kind := "arrivals"
+	if capped {
+		kind = "arrivals-capped"
+	}
+	in := &sched.Instance{Name: fmt.Sprintf("%s-%d-%d", kind, n, seed), Horizon: T, HorizonSource: "file",
+		Resources: []sched.Resource{{Name: "containers", Capacity: capacity}}}
+	in.Jobs = make([]sched.Job, n)
+	for i := range in.Jobs {
+		r := 1 + rng.IntN(T/2)
+		d := min(1+rng.IntN(2*m-1), C*(T-T/2+1)) // a job released late still fits
+		j := sched.Job{
+			ID: fmt.Sprintf("j%d", i+1), Demand: []int{d}, Release: r, TaskSlots: 1,
+			Utility: sched.Sigmoid{
+				Priority: 1 + 4*rng.Float64(),
+				Deadline: float64(r) + float64(T/2)*rng.Float64(),
+				Decay:    0.05 + 0.45*rng.Float64(),
+			},
+		}
+		if capped {
+			dur := 1 + rng.IntN(20)
+			j.MaxParallel = (d + dur - 1) / dur
+		}
+		in.Jobs[i] = j
+	}
+	if err := in.Validate(); err != nil {
+		return nil, fmt.Errorf("workload: generated arrivals instance: %w", err)
+	}
+	return in, nil
+}
