@@ -247,7 +247,12 @@ func lowestLevel(levels []float64) float64 {
 }
 
 // Fast-path families of FastpathsSuite.
-var FastpathFamilies = []string{"onion", "wcde", "mapping"}
+var FastpathFamilies = []string{"onion", "wcde", "mapping", "onion-release", "onion-release-maxpar"}
+
+// MaxparLimit is the largest job count of the onion-release-maxpar family: with caps,
+// exact peeling costs a max-flow search per fixed job and grows as n² (10,000 jobs take
+// about 7 s of CPU; 100,000 would take about ten minutes), so larger sizes are left out.
+const MaxparLimit = 10000
 
 // Slots and bins of the fast-path families (DESIGN.md's targets: onion peeling over
 // 1,000 slots, WCDE over 1,000 bins).
@@ -275,6 +280,10 @@ var DefaultFastpathSizes = []Dims{{1000, 0}, {10000, 0}, {100000, 0}}
 //	mapping/N=n,T=t  tas.MapToQueues (Alg. 4, exact volume) of onion peeling's schedule
 //	                 of a sigmoid instance over t = 100 slots with task lengths 1–4;
 //	                 objective: the latest task end
+//	onion-release/N=n         tas.OnionPeel without the schedule on workload.Arrivals
+//	                          (sigmoid, releases U{1..T/2}, T = max(200, n/10), C = n/20);
+//	                          objective: the lowest level
+//	onion-release-maxpar/N=n  the same with max_parallel caps (only n ≤ MaxparLimit)
 //
 // families selects some of them (nil: all).
 func FastpathsSuite(sizes []Dims, seed uint64, families []string) []Case {
@@ -294,6 +303,12 @@ func FastpathsSuite(sizes []Dims, seed uint64, families []string) []Case {
 				out = append(out, wcdeCase(d.Jobs, cmpOr(d.Slots, wcdeBins), seed))
 			case "mapping":
 				out = append(out, mappingCase(d.Jobs, cmpOr(d.Slots, mappingSlots), seed))
+			case "onion-release":
+				out = append(out, onionReleaseCase(d.Jobs, false, seed))
+			case "onion-release-maxpar":
+				if d.Jobs <= MaxparLimit {
+					out = append(out, onionReleaseCase(d.Jobs, true, seed))
+				}
 			}
 		}
 	}
@@ -310,27 +325,52 @@ func ScalingSizes(from, to int) []Dims {
 }
 
 func onionCase(n, T int, seed uint64) Case {
-	return onionFamilyCase("onion", n, T, seed, false)
+	return onionFamilyCase("onion", fmt.Sprintf("N=%d,T=%d", n, T), n, tas.Options{}, func() (*sched.Instance, error) {
+		return workload.Sigmoid(n, T, seed)
+	})
 }
 
-// onionFamilyCase is onion peeling without the schedule on a sigmoid instance; with
-// releases, jobs are released in slots 1–3 (j mod 3), which makes OnionPeel use its
-// layered engine (rush.txt Alg. 3, one exact bisection per layer with the EDF
-// feasibility test) instead of the backward sweep.
-func onionFamilyCase(family string, n, T int, seed uint64, releases bool) Case {
-	return Case{Name: fmt.Sprintf("%s/N=%d,T=%d", family, n, T), Family: family, Class: FastPath, N: n,
+// onionLayeredCase is the sigmoid instance with jobs released in slots 1–3 (j mod 3)
+// peeled by the layered engine (rush.txt Alg. 3's layers, one exact bisection per
+// layer with the EDF feasibility test), which OnionPeel keeps as its reference path.
+func onionLayeredCase(n, T int, seed uint64) Case {
+	return onionFamilyCase("onion-layered", fmt.Sprintf("N=%d,T=%d", n, T), n, tas.Options{Layered: true}, func() (*sched.Instance, error) {
+		in, err := workload.Sigmoid(n, T, seed)
+		if err != nil {
+			return nil, err
+		}
+		for j := range in.Jobs {
+			in.Jobs[j].Release = 1 + j%3
+		}
+		return in, nil
+	})
+}
+
+// onionReleaseCase is onion peeling on workload.Arrivals: releases over the first half
+// of the horizon (the backward sweep with Horn's window test), and with capped the
+// max_parallel caps too (the events engine with incremental flows).
+func onionReleaseCase(n int, capped bool, seed uint64) Case {
+	family := "onion-release"
+	if capped {
+		family = "onion-release-maxpar"
+	}
+	return onionFamilyCase(family, fmt.Sprintf("N=%d", n), n, tas.Options{}, func() (*sched.Instance, error) {
+		return workload.Arrivals(n, capped, seed)
+	})
+}
+
+// onionFamilyCase is onion peeling without the schedule (deadlines, levels, layers) on
+// the instance build makes, with opts; the note names the engine OnionPeel used.
+func onionFamilyCase(family, size string, n int, opts tas.Options, build func() (*sched.Instance, error)) Case {
+	return Case{Name: family + "/" + size, Family: family, Class: FastPath, N: n,
 		Prepare: func(context.Context) (*Instance, error) {
-			in, err := workload.Sigmoid(n, T, seed)
+			in, err := build()
 			if err != nil {
 				return nil, err
 			}
-			if releases {
-				for j := range in.Jobs {
-					in.Jobs[j].Release = 1 + j%3
-				}
-			}
-			return &Instance{Size: Size{Jobs: n, Slots: T}, Methods: []Method{{Name: family, Run: func(ctx context.Context) (Outcome, error) {
-				res, err := tas.OnionPeel(ctx, in, tas.Options{NoSchedule: true})
+			opts.NoSchedule = true
+			return &Instance{Size: Size{Jobs: n, Slots: in.Horizon}, Methods: []Method{{Name: family, Run: func(ctx context.Context) (Outcome, error) {
+				res, err := tas.OnionPeel(ctx, in, opts)
 				if err != nil {
 					return Outcome{}, err
 				}
@@ -341,15 +381,19 @@ func onionFamilyCase(family string, n, T int, seed uint64, releases bool) Case {
 		}}
 }
 
-// ScalingSuite is the scaling report's series: onion peeling (the sweep) and WCDE's
-// bisection and scan at each of sizes, and onion peeling's layered engine
-// (onion-layered: the same instances with release times) at each of layeredSizes — it
-// costs a bisection per layer, and there are about as many layers as jobs, so it gets a
-// smaller range.
-func ScalingSuite(sizes, layeredSizes []Dims, seed uint64) []Case {
-	out := FastpathsSuite(sizes, seed, []string{"onion"})
+// ScalingSuite is the scaling report's series: onion peeling (the sweep), onion
+// peeling with release times (onion-release) and WCDE's bisection and scan at each of
+// sizes; onion peeling's layered reference engine (onion-layered: sigmoid instances
+// with release times) at each of layeredSizes — it costs a bisection per layer, and
+// there are about as many layers as jobs, so it gets a smaller range; and release
+// times with max_parallel caps (onion-release-maxpar, quadratic) at each of maxparSizes.
+func ScalingSuite(sizes, layeredSizes, maxparSizes []Dims, seed uint64) []Case {
+	out := FastpathsSuite(sizes, seed, []string{"onion", "onion-release"})
 	for _, d := range layeredSizes {
-		out = append(out, onionFamilyCase("onion-layered", d.Jobs, cmpOr(d.Slots, onionSlots), seed, true))
+		out = append(out, onionLayeredCase(d.Jobs, cmpOr(d.Slots, onionSlots), seed))
+	}
+	for _, d := range maxparSizes {
+		out = append(out, onionReleaseCase(d.Jobs, true, seed))
 	}
 	return append(out, FastpathsSuite(sizes, seed, []string{"wcde"})...)
 }

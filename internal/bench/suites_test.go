@@ -52,11 +52,11 @@ func TestSuiteNames(t *testing.T) {
 		t.Errorf("default formulations suite lacks the paper's size: %s", got)
 	}
 	if got, want := names(FastpathsSuite([]Dims{{100, 0}}, 1, nil)),
-		"onion/N=100,T=1000 wcde/N=100,bins=1000 mapping/N=100,T=100"; got != want {
+		"onion/N=100,T=1000 wcde/N=100,bins=1000 mapping/N=100,T=100 onion-release/N=100 onion-release-maxpar/N=100"; got != want {
 		t.Errorf("fastpaths: %s\nwant %s", got, want)
 	}
-	if got, want := names(ScalingSuite([]Dims{{100, 0}, {200, 0}}, []Dims{{10, 0}}, 1)),
-		"onion/N=100,T=1000 onion/N=200,T=1000 onion-layered/N=10,T=1000 wcde/N=100,bins=1000 wcde/N=200,bins=1000"; got != want {
+	if got, want := names(ScalingSuite([]Dims{{100, 0}, {200, 0}}, []Dims{{10, 0}}, []Dims{{20, 0}}, 1)),
+		"onion/N=100,T=1000 onion/N=200,T=1000 onion-release/N=100 onion-release/N=200 onion-layered/N=10,T=1000 onion-release-maxpar/N=20 wcde/N=100,bins=1000 wcde/N=200,bins=1000"; got != want {
 		t.Errorf("scaling: %s\nwant %s", got, want)
 	}
 	if got := ScalingSizes(1000, 8000); !reflect.DeepEqual(got, []Dims{{1000, 0}, {2000, 0}, {4000, 0}, {8000, 0}}) {
@@ -219,9 +219,31 @@ func TestRegistryBackends(t *testing.T) {
 // TestScalingLayered checks that the onion-layered family (release times) runs the
 // layered engine, exactly, and reports its layers.
 func TestScalingLayered(t *testing.T) {
-	rep := Run(context.Background(), ScalingSuite(nil, []Dims{{40, 200}}, 1)[len(DefaultFastpathSizes):][:1], Config{})
+	rep := Run(context.Background(), ScalingSuite([]Dims{}, []Dims{{40, 200}}, nil, 1)[:1], Config{})
 	r := rep.Rows[0]
 	if r.Family != "onion-layered" || r.Status != "optimal" || !strings.Contains(r.Note, "engine layers") || r.Metrics["layers"] < 1 {
 		t.Errorf("%+v", r)
+	}
+}
+
+// TestReleaseFamilies checks that the release-time families run the engines they are
+// there to measure — the backward sweep with Horn's window test without caps, the
+// events engine with caps — and that the capped family stops at MaxparLimit.
+func TestReleaseFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		c      Case
+		engine string
+	}{
+		{onionReleaseCase(300, false, 1), "engine sweep"},
+		{onionReleaseCase(100, true, 1), "engine events"},
+	} {
+		rep := Run(context.Background(), []Case{tc.c}, Config{})
+		r := rep.Rows[0]
+		if r.Status != "optimal" || !strings.Contains(r.Note, tc.engine) {
+			t.Errorf("%s: status %s, note %q, want optimal and %q", tc.c.Name, r.Status, r.Note, tc.engine)
+		}
+	}
+	if got := FastpathsSuite([]Dims{{MaxparLimit + 1, 0}}, 1, []string{"onion-release-maxpar"}); len(got) != 0 {
+		t.Errorf("onion-release-maxpar above MaxparLimit: %d cases, want none", len(got))
 	}
 }

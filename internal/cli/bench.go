@@ -50,6 +50,8 @@ const (
 	scalingTo   = 64000
 	layeredFrom = 64
 	layeredTo   = 1024
+	maxparFrom  = 1000
+	maxparTo    = 8000
 )
 
 func newBenchCmd(s Streams, g *globalOptions) *cobra.Command {
@@ -312,15 +314,16 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 		st.suite, st.seeded = "fastpaths", true
 		if o.scaling {
 			st.suite = "fastpaths-scaling"
-			layered := sizes
+			layered, maxpar := sizes, sizes
 			if sizes == nil {
 				sizes = bench.ScalingSizes(scalingFrom, scalingTo)
 				layered = bench.ScalingSizes(layeredFrom, layeredTo)
-				for _, d := range append(slices.Clone(sizes), layered...) {
+				maxpar = bench.ScalingSizes(maxparFrom, maxparTo)
+				for _, d := range slices.Concat(sizes, layered, maxpar) {
 					st.sizes = append(st.sizes, d.String())
 				}
 			}
-			cases = bench.ScalingSuite(sizes, layered, o.seed)
+			cases = bench.ScalingSuite(sizes, layered, maxpar, o.seed)
 		} else {
 			cases = bench.FastpathsSuite(sizes, o.seed, nil)
 		}

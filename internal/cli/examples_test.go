@@ -218,16 +218,27 @@ func takesFlag(c *cobra.Command, name string) bool {
 // command of the latest "coraopt NAME" before it in the same paragraph, else one of
 // dflt (any of them taking it will do).
 func proseFlags(text string, byName map[string]*cobra.Command, dflt []*cobra.Command) (flags []string, owners [][]*cobra.Command) {
-	mention := regexp.MustCompile(`coraopt ([a-z][a-z-]*)`)
+	// "coraopt sweep run" names the subcommand run of sweep: the longest path wins.
+	mention := regexp.MustCompile(`coraopt ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
 	for _, para := range strings.Split(text, "\n\n") {
 		marks := mention.FindAllStringSubmatchIndex(para, -1)
 		for _, m := range longFlag.FindAllStringSubmatchIndex(para, -1) {
 			own := dflt
 			for _, k := range marks {
-				if k[0] < m[2] {
-					if c := byName[para[k[2]:k[3]]]; c != nil {
-						own = []*cobra.Command{c}
+				if k[0] >= m[2] {
+					continue
+				}
+				// The mentioned command, or the text's own: help prose often names
+				// another command's line in passing ("task K runs coraopt sweep run …
+				// on --cpus workers").
+				if k[4] >= 0 {
+					if c := byName[para[k[2]:k[3]]+" "+para[k[4]:k[5]]]; c != nil {
+						own = append([]*cobra.Command{c}, dflt...)
+						continue
 					}
+				}
+				if c := byName[para[k[2]:k[3]]]; c != nil {
+					own = append([]*cobra.Command{c}, dflt...)
 				}
 			}
 			flags = append(flags, para[m[2]:m[3]])
@@ -258,7 +269,7 @@ func names(cs []*cobra.Command) string {
 func TestProseNamesRealFlags(t *testing.T) {
 	root := NewRootCmd(Streams{})
 	byName := map[string]*cobra.Command{}
-	walk(root, func(c *cobra.Command) { byName[c.Name()] = c })
+	walk(root, func(c *cobra.Command) { byName[strings.TrimPrefix(c.CommandPath(), root.Name()+" ")] = c })
 	walk(root, func(c *cobra.Command) {
 		flags, owners := proseFlags(c.Long, byName, []*cobra.Command{c})
 		for i, f := range flags {

@@ -405,7 +405,7 @@ func newSweepSlurmCmd(s Streams, g *globalOptions) *cobra.Command {
 		Long: `slurm writes into --dir a batch script for a Slurm job array with one array task per
 shard (task K runs ` + "`coraopt sweep run SWEEP --shard K/N --out parts/shard-K.jsonl`" + ` on --cpus
 workers), a merge job's script (` + "`coraopt sweep merge`" + ` into merged.json and cells.jsonl,
-submitted with --dependency=afterok on the array), and submit.sh, which submits both.
+submitted to run after the whole array succeeds (sbatch dependency afterok)), and submit.sh, which submits both.
 With --submit coraopt runs those two sbatch calls itself and prints the job ids.
 
 The directory, the sweep file and the coraopt binary must be on a file system every
