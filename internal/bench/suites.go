@@ -16,6 +16,7 @@ import (
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/mip"
 	"github.com/coraopt/coraopt/solvers/netlib/models"
 	"github.com/coraopt/coraopt/workload"
 )
@@ -81,6 +82,25 @@ func NetlibSuite(dir string) []Case {
 		path := filepath.Join(dir, c.File)
 		ref := &Reference{Status: c.Status, Objective: c.Objective}
 		out = append(out, Case{Name: c.Name, Family: "netlib", Class: LP, Prepare: func(context.Context) (*Instance, error) {
+			p, err := models.ReadModel(path)
+			if err != nil {
+				return nil, err
+			}
+			return &Instance{Size: SizeOf(p), Problem: p, Reference: ref}, nil
+		}})
+	}
+	return out
+}
+
+// MIPLIBSuite is the MIPs of HiGHS's check set in dir (mip.CheckSet: bell5, dcmulti,
+// egout, flugpl, gesa2, gt2, lseu, p0548, rgn, small_mip, sp150x300d, 2171), each with
+// its reference optimum, for the MIP backends side by side.
+func MIPLIBSuite(dir string) []Case {
+	var out []Case
+	for _, c := range mip.CheckSet() {
+		path := filepath.Join(dir, c.File)
+		ref := &Reference{Status: solvers.Optimal, Objective: c.Objective}
+		out = append(out, Case{Name: c.Name, Family: "miplib", Class: MIP, Prepare: func(context.Context) (*Instance, error) {
 			p, err := models.ReadModel(path)
 			if err != nil {
 				return nil, err

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"github.com/coraopt/coraopt/internal/testmodels"
 	"math"
 	"os"
 	"path/filepath"
@@ -441,5 +442,34 @@ func TestBenchCommandRegistered(t *testing.T) {
 	code, out, _ := runCLI(context.Background(), "", "bench", "--help")
 	if code != ExitOK || !strings.Contains(out, "--suite") || !strings.Contains(out, "shifted geometric mean") {
 		t.Errorf("bench --help: exit %d\n%s", code, out)
+	}
+}
+
+// TestBenchMIPLIB runs the miplib suite's two quickest models on the built-in MIP, which
+// every binary has: both reach the check set's reference optima (AGREE against the
+// reference, so the exit is 0), and the rows name the suite and the class.
+func TestBenchMIPLIB(t *testing.T) {
+	testmodels.RequireDir(t)
+	code, stdout, stderr := runCLI(context.Background(), "", "bench", "--suite", "miplib", "--cases", "^(small_mip|2171)$", "--solvers", "mip", "-o", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	var rep struct {
+		Suite string `json:"suite"`
+		Rows  []struct {
+			Instance, Solver, Status, Class string
+			Agree                           bool
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if rep.Suite != "miplib" || len(rep.Rows) != 2 {
+		t.Fatalf("suite %q, %d rows, want miplib with 2:\n%s", rep.Suite, len(rep.Rows), stdout)
+	}
+	for _, r := range rep.Rows {
+		if r.Solver != "mip" || r.Status != "optimal" || !r.Agree || r.Class != "MIP" {
+			t.Errorf("row %+v, want mip, optimal, agreeing with the reference, class MIP", r)
+		}
 	}
 }
