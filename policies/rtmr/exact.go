@@ -153,16 +153,9 @@ func SolveExact(ctx context.Context, in ExactInstance, sv solvers.Solver, opt so
 	if err != nil {
 		return nil, err
 	}
-	p, err := e.Model.Compile()
+	sol, err := solvers.SolveOptimal(ctx, sv, "rtmr exact model", e.Model, opt)
 	if err != nil {
-		return nil, fmt.Errorf("rtmr exact model: %w", err)
-	}
-	sol, err := sv.Solve(ctx, p, opt)
-	if err != nil {
-		return nil, fmt.Errorf("rtmr exact model with %s: %w", sv.Name(), err)
-	}
-	if sol.Status != solvers.Optimal {
-		return nil, fmt.Errorf("rtmr exact model with %s: status %v", sv.Name(), sol.Status)
+		return nil, err
 	}
 	r := &ExactResult{Status: sol.Status, Accepted: make([]bool, len(in.Jobs))}
 	for i, z := range e.Z {
