@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -38,7 +39,7 @@ type simulateOptions struct {
 type simulateJSON struct {
 	Workload     string           `json:"workload"`
 	Seed         uint64           `json:"seed"`
-	Policies     []*sim.Metrics   `json:"policies"`
+	Policies     []*policyRun     `json:"policies"`
 	Bound        *sim.BoundResult `json:"bound,omitempty"`
 	Replications []replication    `json:"replications,omitempty"`
 	// Summary aggregates every seed per policy (with --replications > 1).
@@ -47,9 +48,32 @@ type simulateJSON struct {
 	Timing      *simTiming      `json:"timing,omitempty"`
 }
 
+// policyRun is one policy's run: the simulator's metrics, and for a policy that plans
+// (cora, cora-final, rush, rush-alg3, oracle) how many decision instants fell back to
+// the previous targets because the plan failed (fallbacks) and its other counts
+// (policy_counts: plans, alg3_infeasible, …).
+type policyRun struct {
+	*sim.Metrics
+	Fallbacks    *int           `json:"fallbacks,omitempty"`
+	PolicyCounts map[string]int `json:"policy_counts,omitempty"`
+}
+
+// newPolicyRun reads the counts of a policy that keeps them.
+func newPolicyRun(m *sim.Metrics, pol any) *policyRun {
+	r := &policyRun{Metrics: m}
+	if c, ok := pol.(interface{ Counts() map[string]int }); ok {
+		r.PolicyCounts = maps.Clone(c.Counts())
+	}
+	if f, ok := pol.(interface{ Fallbacks() int }); ok {
+		n := f.Fallbacks()
+		r.Fallbacks = &n
+	}
+	return r
+}
+
 type replication struct {
 	Seed     uint64           `json:"seed"`
-	Policies []*sim.Metrics   `json:"policies"`
+	Policies []*policyRun     `json:"policies"`
 	Bound    *sim.BoundResult `json:"bound,omitempty"`
 }
 
@@ -84,7 +108,7 @@ func newMeanStd(xs []float64) meanStd {
 
 // summarize aggregates the runs of every seed per policy, in --policies order.
 func summarize(names []string, out *simulateJSON) []policySummary {
-	all := [][]*sim.Metrics{out.Policies}
+	all := [][]*policyRun{out.Policies}
 	for _, r := range out.Replications {
 		all = append(all, r.Policies)
 	}
@@ -223,10 +247,10 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 // of each replication, and assembles the output in seed and --policies order.
 func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
 	R, P := o.replications, len(names)
-	metrics := make([][]*sim.Metrics, R)
+	metrics := make([][]*policyRun, R)
 	makespan := make([][]float64, R)
 	for r := range R {
-		metrics[r] = make([]*sim.Metrics, P)
+		metrics[r] = make([]*policyRun, P)
 		makespan[r] = make([]float64, P)
 	}
 	total := R * P
@@ -287,7 +311,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 				return failed(fmt.Errorf("%s, seed %d: the simulator broke an invariant (a bug, please report it):\n%w", names[p], o.seed+uint64(r), err))
 			}
 		}
-		metrics[r][p] = sim.Summarize(w, res)
+		metrics[r][p] = newPolicyRun(sim.Summarize(w, res), pol)
 		makespan[r][p] = res.Makespan
 		return nil
 	})
@@ -314,7 +338,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	}
 	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil}
 	for r := range R {
-		var done []*sim.Metrics
+		var done []*policyRun
 		for _, m := range metrics[r] {
 			if m == nil {
 				continue // interrupted before it finished
@@ -334,7 +358,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		out.Replications = append(out.Replications, replication{Seed: o.seed + uint64(r), Policies: done, Bound: bounds[r]})
 	}
 	if out.Policies == nil {
-		out.Policies = []*sim.Metrics{}
+		out.Policies = []*policyRun{}
 	}
 	if R > 1 {
 		out.Summary = summarize(names, out)
@@ -344,10 +368,10 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 
 func writeSimTable(w io.Writer, out *simulateJSON) {
 	fmt.Fprintf(w, "workload %s\n", out.Workload)
-	one := func(seed uint64, ms []*sim.Metrics, b *sim.BoundResult) {
+	one := func(seed uint64, ms []*policyRun, b *sim.BoundResult) {
 		fmt.Fprintf(w, "\nseed %d\n", seed)
 		tw := newTable(w)
-		row(tw, "policy", "min utility", "sum utility", "zero", "deadlines met", "miss penalty", "utilization", "makespan s", "mean response s", "first short", "min gap", "sum gap")
+		row(tw, "policy", "min utility", "sum utility", "zero", "deadlines met", "miss penalty", "utilization", "makespan s", "mean response s", "first short", "min gap", "sum gap", "fallbacks")
 		for _, m := range ms {
 			var util []string
 			for _, p := range sortedKeys(m.Utilization) {
@@ -358,16 +382,20 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 				first = fmt.Sprint(m.VsBound.FirstShortPosition)
 				minGap, sumGap = fmt.Sprintf("%.4g", m.VsBound.MinGap), fmt.Sprintf("%.4g", m.VsBound.SumGap)
 			}
+			fb := "-"
+			if m.Fallbacks != nil {
+				fb = fmt.Sprint(*m.Fallbacks)
+			}
 			row(tw, m.Name, fmt.Sprintf("%.4g", m.MinUtility), fmt.Sprintf("%.4g", m.SumUtility), m.ZeroUtilityJobs,
 				fmt.Sprintf("%d/%d", m.DeadlinesMet, m.JobsWithDeadline), fmt.Sprintf("%.4g", m.DeadlineMissPenalty),
-				strings.Join(util, ", "), fmt.Sprintf("%.0f", m.Makespan), fmt.Sprintf("%.0f", m.MeanResponse), first, minGap, sumGap)
+				strings.Join(util, ", "), fmt.Sprintf("%.0f", m.Makespan), fmt.Sprintf("%.0f", m.MeanResponse), first, minGap, sumGap, fb)
 		}
 		if b != nil {
 			exact := ""
 			if !b.Exact {
 				exact = " (not proven: OnionPeel fell back)"
 			}
-			row(tw, "bound"+exact, fmt.Sprintf("%.4g", b.MinUtility), fmt.Sprintf("%.4g", b.SumUtility), "", "", "", "", "", "", "", "", "")
+			row(tw, "bound"+exact, fmt.Sprintf("%.4g", b.MinUtility), fmt.Sprintf("%.4g", b.SumUtility), "", "", "", "", "", "", "", "", "", "")
 		}
 		tw.Flush()
 		if b != nil {
