@@ -79,7 +79,7 @@ func (p *Policy) plan(v policies.View) error {
 		return err
 	}
 	res, err := p.reg.Solve(context.Background(), solve.Request{Formulation: p.formulation, Method: p.method,
-		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != ""})
+		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

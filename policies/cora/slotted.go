@@ -17,12 +17,21 @@ const DefaultSlot = 60
 // DefaultMaxSlots bounds the horizon when Config.MaxSlots is 0.
 const DefaultMaxSlots = 256
 
+// NoBranching is the default Config.Budget: never branch on a stalled layer.
+const NoBranching = -1
+
 // Config is the slotted problem's shape.
 type Config struct {
 	// Slot is the slot length in seconds (0: DefaultSlot).
 	Slot float64
 	// MaxSlots bounds the horizon; past it the slot is lengthened (0: DefaultMaxSlots).
 	MaxSlots int
+	// Budget is onion peeling's stall-branch budget (solve.Request.Budget). 0 means
+	// NoBranching: with hundreds of jobs whose sigmoid utilities underflow to the same 0,
+	// layers stall and exploring every choice costs minutes per decision; an online plan
+	// redone at the next event takes the keep rule's answer instead (exact: false).
+	// Set it positive to branch.
+	Budget int
 }
 
 func (c Config) withDefaults() Config {
@@ -31,6 +40,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSlots <= 0 {
 		c.MaxSlots = DefaultMaxSlots
+	}
+	if c.Budget == 0 {
+		c.Budget = NoBranching
 	}
 	return c
 }

@@ -39,6 +39,12 @@ type Config struct {
 	// MinSamples is how many finished tasks of a stage the estimator needs before it
 	// uses their statistics instead of the prior (0: DefaultMinSamples).
 	MinSamples int
+	// Budget is onion peeling's stall-branch budget (solve.Request.Budget). 0 means
+	// NoBranching: with hundreds of jobs whose sigmoid utilities underflow to the same 0,
+	// layers stall and exploring every choice costs minutes per decision; an online plan
+	// redone at the next event takes the keep rule's answer instead (exact: false).
+	// Set it positive to branch.
+	Budget int
 }
 
 func (c Config) withDefaults() Config {
@@ -62,6 +68,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSlots <= 0 {
 		c.MaxSlots = cora.DefaultMaxSlots
+	}
+	if c.Budget == 0 {
+		c.Budget = cora.NoBranching
 	}
 	return c
 }
@@ -323,7 +332,7 @@ func (p *Policy) planPool(v policies.View, act []int, eta, R [][]int, pool int, 
 	}
 	in.Resources = []sched.Resource{{Name: v.Pools()[pool].Name, Capacity: capa}}
 	targets := p.Targets(v, pool)
-	res, err := p.reg.Solve(context.Background(), solve.Request{Formulation: "tas", Method: p.method, Instance: in})
+	res, err := p.reg.Solve(context.Background(), solve.Request{Formulation: "tas", Method: p.method, Instance: in, Budget: p.cfg.Budget})
 	var inf *solve.Alg3InfeasibleError
 	switch {
 	case errors.As(err, &inf):
