@@ -45,7 +45,7 @@ func NewNamed(name string, cfg Config, work WorkFunc) *Policy {
 
 func newPolicy(name, formulation, method, backend string, cfg Config) *Policy {
 	return &Policy{ContainerAssignment: &policies.ContainerAssignment{Conserving: true}, name: name,
-		formulation: formulation, method: method, backend: backend, cfg: cfg.withDefaults(),
+		formulation: formulation, method: method, backend: backend, cfg: cfg.WithDefaults(),
 		reg: solve.Default(), Work: EstimatedWork}
 }
 

@@ -34,7 +34,8 @@ type Config struct {
 	Budget int
 }
 
-func (c Config) withDefaults() Config {
+// WithDefaults fills the zero fields with the defaults.
+func (c Config) WithDefaults() Config {
 	if !(c.Slot > 0) {
 		c.Slot = DefaultSlot
 	}
@@ -84,7 +85,7 @@ var ErrNoCapacity = errors.New("cora: a pool with remaining demand has no capaci
 // Build is the slotted problem of the active jobs at v.Now() (see the package doc).
 // work and demand are scratch buffers that may be nil.
 func Build(v policies.View, work WorkFunc, cfg Config) (*Problem, error) {
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	act := v.Active()
 	if len(act) == 0 {
 		return nil, errors.New("cora: no active job")

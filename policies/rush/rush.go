@@ -27,9 +27,9 @@ const (
 
 // Config are RUSH's parameters.
 type Config struct {
-	// Slot and MaxSlots shape the slotted problem as in policies/cora (0: its defaults).
-	Slot     float64
-	MaxSlots int
+	// Config shapes the slotted problem (slot, slot limit, onion branch budget) as in
+	// policies/cora.
+	cora.Config
 	// Theta is the quantile θ, Delta the KL budget δ (rush.txt §II); 0: the defaults.
 	Theta, Delta float64
 	// Bins quantizes each reference (0: DefaultBins).
@@ -39,12 +39,6 @@ type Config struct {
 	// MinSamples is how many finished tasks of a stage the estimator needs before it
 	// uses their statistics instead of the prior (0: DefaultMinSamples).
 	MinSamples int
-	// Budget is onion peeling's stall-branch budget (solve.Request.Budget). 0 means
-	// NoBranching: with hundreds of jobs whose sigmoid utilities underflow to the same 0,
-	// layers stall and exploring every choice costs minutes per decision; an online plan
-	// redone at the next event takes the keep rule's answer instead (exact: false).
-	// Set it positive to branch.
-	Budget int
 }
 
 func (c Config) withDefaults() Config {
@@ -63,15 +57,7 @@ func (c Config) withDefaults() Config {
 	if c.MinSamples <= 0 {
 		c.MinSamples = DefaultMinSamples
 	}
-	if !(c.Slot > 0) {
-		c.Slot = cora.DefaultSlot
-	}
-	if c.MaxSlots <= 0 {
-		c.MaxSlots = cora.DefaultMaxSlots
-	}
-	if c.Budget == 0 {
-		c.Budget = cora.NoBranching
-	}
+	c.Config = c.Config.WithDefaults()
 	return c
 }
 
