@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/workload"
@@ -56,6 +57,9 @@ func Measure(ctx context.Context, w *workload.Workload, p policies.Policy, seed 
 	m := Summarize(w, res)
 	if f, ok := p.(interface{ Fallbacks() int }); ok {
 		m.Fallbacks = f.Fallbacks()
+	}
+	if c, ok := p.(interface{ Counts() map[string]int }); ok {
+		m.PolicyCounts = maps.Clone(c.Counts())
 	}
 	return m, nil
 }

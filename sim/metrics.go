@@ -46,6 +46,9 @@ type Metrics struct {
 	// its previous targets (set by the caller from the policy; 0 for policies that
 	// solve nothing).
 	Fallbacks int `json:"fallbacks"`
+	// PolicyCounts are a planning policy's own counts (plans, alg3_infeasible, …),
+	// through a Counts() map[string]int method.
+	PolicyCounts map[string]int `json:"policy_counts,omitempty"`
 
 	// Workflow outcomes (woha.txt §VI) when the workload has workflows, and admission
 	// measures (rtmr.txt §V) when the policy decides admission; their fields appear at

@@ -134,7 +134,7 @@ func NewRegistry(fs ...Formulation) (*Registry, error) {
 // Default returns a new registry of coraopt's formulations: tas, rs, cora, cora-final,
 // cora-linearized, rds.
 func Default() *Registry {
-	r, err := NewRegistry(tasFormulation(), rsFormulation(), coraFormulation(),
+	r, err := NewRegistry(withAlg3(tasFormulation()), rsFormulation(), coraFormulation(),
 		coraLPFormulation(finalSpec), coraLPFormulation(linearizedSpec), rdsFormulation())
 	if err != nil {
 		panic(err) // the built-in entries are valid; a test pins it

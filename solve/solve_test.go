@@ -129,7 +129,7 @@ func TestRequestErrors(t *testing.T) {
 		want string
 	}{
 		"unknown formulation": {solve.Request{Formulation: "nosuch", Instance: in}, "this binary solves: tas, rs"},
-		"unknown method":      {solve.Request{Formulation: "tas", Method: "magic", Instance: in}, `tas takes auto, onion or mip`},
+		"unknown method":      {solve.Request{Formulation: "tas", Method: "magic", Instance: in}, `tas takes auto, onion, mip or alg3`},
 		"option of another":   {solve.Request{Formulation: "tas", Instance: in, Set: []string{"theta"}, RS: solve.RSOptions{Theta: &theta}}, "--theta applies to --formulation rs"},
 		"solver for onion":    {solve.Request{Formulation: "tas", Instance: in, Solver: "simplex", SolverSet: true}, "--solver applies to --method mip"},
 		"LP solver for MIP":   {solve.Request{Formulation: "tas", Method: "mip", Instance: in, Solver: "gonum"}, `solver "gonum" cannot solve MIPs`},

@@ -32,6 +32,7 @@ func suiteTAS(ctx context.Context, v *verifier, in *sched.Instance, _ bool) Repo
 //	                          agree with ordered outcomes on the MIP
 //	backends                  every MIP backend's max-min level equals onion's minimum
 //	mapping-structure, mapping-bound (and …/exact-volume)   Alg. 4 and Theorem 3
+//	alg3-vs-onion             RUSH Alg. 3 as printed against the lexmax (a measurement)
 //
 // An infeasible instance gets one check, prefix/infeasible (see infeasible).
 func (v *verifier) tasChecks(ctx context.Context, in *sched.Instance, prefix string) Report {
@@ -52,6 +53,7 @@ func (v *verifier) tasChecks(ctx context.Context, in *sched.Instance, prefix str
 	rep.Add(LexmaxCertificate(prefix+"/lexmax-certificate", in, onion, v.opt.CertificateWork))
 	rep.Merge(v.tasMIP(ctx, in, prefix, onion))
 	rep.Merge(mappingChecks(in, onion, prefix))
+	rep.Add(Alg3VsOnion(ctx, v.reg, prefix+"/alg3-vs-onion", in, onion))
 	return rep
 }
 

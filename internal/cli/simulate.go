@@ -353,7 +353,7 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 	one := func(seed uint64, ms []*sim.Metrics, b *sim.BoundResult) {
 		fmt.Fprintf(w, "\nseed %d\n", seed)
 		tw := newTable(w)
-		row(tw, "policy", "min utility", "sum utility", "zero", "deadlines met", "miss penalty", "utilization", "makespan s", "mean response s", "first short", "min gap", "sum gap")
+		row(tw, "policy", "min utility", "sum utility", "zero", "deadlines met", "miss penalty", "utilization", "makespan s", "mean response s", "first short", "min gap", "sum gap", "fallbacks")
 		for _, m := range ms {
 			var util []string
 			for _, p := range sortedKeys(m.Utilization) {
@@ -364,16 +364,17 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 				first = fmt.Sprint(m.VsBound.FirstShortPosition)
 				minGap, sumGap = fmt.Sprintf("%.4g", m.VsBound.MinGap), fmt.Sprintf("%.4g", m.VsBound.SumGap)
 			}
+			fb := fmt.Sprint(m.Fallbacks)
 			row(tw, m.Name, fmt.Sprintf("%.4g", m.MinUtility), fmt.Sprintf("%.4g", m.SumUtility), m.ZeroUtilityJobs,
 				fmt.Sprintf("%d/%d", m.DeadlinesMet, m.JobsWithDeadline), fmt.Sprintf("%.4g", m.DeadlineMissPenalty),
-				strings.Join(util, ", "), fmt.Sprintf("%.0f", m.Makespan), fmt.Sprintf("%.0f", m.MeanResponse), first, minGap, sumGap)
+				strings.Join(util, ", "), fmt.Sprintf("%.0f", m.Makespan), fmt.Sprintf("%.0f", m.MeanResponse), first, minGap, sumGap, fb)
 		}
 		if b != nil {
 			exact := ""
 			if !b.Exact {
 				exact = " (not proven: OnionPeel fell back)"
 			}
-			row(tw, "bound"+exact, fmt.Sprintf("%.4g", b.MinUtility), fmt.Sprintf("%.4g", b.SumUtility), "", "", "", "", "", "", "", "", "")
+			row(tw, "bound"+exact, fmt.Sprintf("%.4g", b.MinUtility), fmt.Sprintf("%.4g", b.SumUtility), "", "", "", "", "", "", "", "", "", "")
 		}
 		tw.Flush()
 		if b != nil {

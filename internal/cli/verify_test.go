@@ -136,7 +136,7 @@ func TestVerifyDir(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut.String())
 		}
 		for _, want := range []string{"release.json", "stall.json", "not an instance", "skipped: an RDS state file",
-			"2 instances, 36 checks, 0 failures", "1 files skipped (not scheduling instances)"} {
+			"2 instances, 38 checks, 0 failures", "1 files skipped (not scheduling instances)"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("table lacks %q:\n%s", want, out.String())
 			}

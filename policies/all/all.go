@@ -8,11 +8,15 @@ import (
 	"strings"
 
 	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/policies/cora"
 	"github.com/coraopt/coraopt/policies/edf"
 	"github.com/coraopt/coraopt/policies/fair"
 	"github.com/coraopt/coraopt/policies/fifo"
+	"github.com/coraopt/coraopt/policies/oracle"
 	"github.com/coraopt/coraopt/policies/rds"
 	"github.com/coraopt/coraopt/policies/rrh"
+	"github.com/coraopt/coraopt/policies/rush"
+	_ "github.com/coraopt/coraopt/solvers/all" // the LP backends cora-final selects from
 )
 
 var constructors = map[string]func() policies.Policy{
@@ -24,6 +28,12 @@ var constructors = map[string]func() policies.Policy{
 	// RDS with the AR(3) capacity predictor, and with the true future capacity.
 	"rds":       func() policies.Policy { return rds.MustNew(rds.Options{}) },
 	"rds-ideal": func() policies.Policy { return rds.MustNew(rds.Options{Forecast: rds.Ideal}) },
+	// The online optimizers of issue 18, with their default slot (60 s).
+	"cora":       func() policies.Policy { return cora.New(cora.Config{}) },
+	"cora-final": func() policies.Policy { return cora.NewFinal(cora.Config{}, "") },
+	"oracle":     func() policies.Policy { return oracle.New(cora.Config{}) },
+	"rush":       func() policies.Policy { return rush.New(rush.Config{}) },
+	"rush-alg3":  func() policies.Policy { return rush.NewAlg3(rush.Config{}) },
 }
 
 // Names lists the registered policies, sorted.

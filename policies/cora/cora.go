@@ -1,0 +1,95 @@
+package cora
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/solve"
+)
+
+// Policy is CORA (exact or FINAL) re-planning at every decision instant.
+type Policy struct {
+	*policies.ContainerAssignment
+	name        string
+	formulation string
+	method      string
+	backend     string
+	cfg         Config
+	reg         *solve.Registry
+	// Work estimates the remaining work; EstimatedWork unless a clairvoyant policy
+	// (policies/oracle) replaces it.
+	Work      WorkFunc
+	fallbacks int
+	plans     int
+	lastErr   error
+}
+
+// New returns `cora`: exact CORA (completion-time lexmax by onion peeling).
+func New(cfg Config) *Policy {
+	return newPolicy("cora", "cora", "onion", "", cfg)
+}
+
+// NewFinal returns `cora-final`: the FINAL LP as printed, on the named LP backend
+// ("" for solvers.Select's default: the first LP backend compiled in).
+func NewFinal(cfg Config, backend string) *Policy {
+	return newPolicy("cora-final", "cora-final", "lp", backend, cfg)
+}
+
+// NewNamed is exact CORA under another name with its own work estimate (the oracle).
+func NewNamed(name string, cfg Config, work WorkFunc) *Policy {
+	p := newPolicy(name, "cora", "onion", "", cfg)
+	p.Work = work
+	return p
+}
+
+func newPolicy(name, formulation, method, backend string, cfg Config) *Policy {
+	return &Policy{ContainerAssignment: &policies.ContainerAssignment{Conserving: true}, name: name,
+		formulation: formulation, method: method, backend: backend, cfg: cfg.WithDefaults(),
+		reg: solve.Default(), Work: EstimatedWork}
+}
+
+func (p *Policy) Name() string { return p.name }
+
+// Fallbacks counts the decision instants whose plan failed, so that the previous
+// targets stayed.
+func (p *Policy) Fallbacks() int { return p.fallbacks }
+
+// Counts reports plans and fallbacks for the simulator's output.
+func (p *Policy) Counts() map[string]int {
+	return map[string]int{"plans": p.plans, "fallbacks": p.fallbacks}
+}
+
+// LastError is the error of the latest fallback (nil if none).
+func (p *Policy) LastError() error { return p.lastErr }
+
+func (p *Policy) StartRound(v policies.View) {
+	if len(v.Active()) == 0 {
+		return
+	}
+	if err := p.plan(v); err != nil {
+		p.fallbacks++
+		p.lastErr = err
+	}
+}
+
+func (p *Policy) plan(v policies.View) error {
+	prob, err := Build(v, p.Work, p.cfg)
+	if err != nil {
+		return err
+	}
+	res, err := p.reg.Solve(context.Background(), solve.Request{Formulation: p.formulation, Method: p.method,
+		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget})
+	if err != nil {
+		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
+	}
+	if res.Failure != nil {
+		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), res.Failure)
+	}
+	if res.Schedule == nil {
+		return fmt.Errorf("%s at t=%g: no schedule", p.name, v.Now())
+	}
+	p.plans++
+	prob.FirstSlot(res.Schedule, func(pool int) []float64 { return p.Targets(v, pool) })
+	return nil
+}
