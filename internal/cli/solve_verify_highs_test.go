@@ -26,7 +26,9 @@ func TestSolveVerifyMIP(t *testing.T) {
 	}
 	for _, c := range out["checks"].([]any) {
 		m := c.(map[string]any)
-		if m["status"] != "pass" {
+		// info is a measurement that holds (alg3-vs-onion: Alg. 3 as printed against
+		// the lexmax); anything else but pass is a failure here.
+		if m["ok"] != true || (m["status"] != "pass" && m["status"] != "info") {
 			t.Errorf("quickstart with highs: %v", m)
 		}
 	}
