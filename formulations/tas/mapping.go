@@ -110,6 +110,21 @@ func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, s
 		Queues: make([][]Task, C),
 		Target: make([]int, p.n), Tasks: make([]int, p.n), Volume: make([]int, p.n), Completion: make([]int, p.n),
 	}
+	// One backing array sized for an even spread of the tasks: a queue that outgrows its
+	// share reallocates alone. (An online planner maps at every decision; growing 40
+	// queues from empty was most of its allocation.)
+	var tasks int
+	for j := range p.n {
+		if R := int64(max(inst.Jobs[j].TaskSlots, 1)); p.eta[j][r] > 0 {
+			tasks += int((p.eta[j][r] + R - 1) / R)
+		}
+	}
+	if share := tasks/max(int(C), 1) + 2; C > 0 {
+		back := make([]Task, share*int(C))
+		for k := range m.Queues {
+			m.Queues[k] = back[k*share : k*share : (k+1)*share]
+		}
+	}
 	occ := make([]int, C) // end time of each queue's last task
 	var tree *occTree     // with constant capacity every queue is always open: fitStart = occ
 	if !scan && !slices.ContainsFunc(p.cap[r], func(c int64) bool { return c != C }) {
@@ -144,13 +159,14 @@ func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, s
 		m.Target[j] = s.Jobs[j].Completion
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(m.Target[a], m.Target[b]) })
+	var buf []int
 	for _, j := range order {
 		eta := int(p.eta[j][r])
 		if eta == 0 {
 			continue
 		}
 		R := max(inst.Jobs[j].TaskSlots, 1)
-		var lengths []int // remaining tasks, placed from the front
+		lengths := buf[:0] // remaining tasks, placed from the front
 		for range eta / R {
 			lengths = append(lengths, R)
 		}
@@ -162,6 +178,7 @@ func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, s
 			}
 		}
 		m.Tasks[j] = len(lengths)
+		buf = lengths[:0]
 		Ti := m.Target[j]
 		if tree != nil {
 			// Steps 1 and 2 as below: from queue k on, the first queue where the next task

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/cora"
@@ -147,5 +148,30 @@ func TestOnlyOracleIsClairvoyant(t *testing.T) {
 		if ok != (name == "oracle") {
 			t.Errorf("%s: clairvoyant %v", name, ok)
 		}
+	}
+}
+
+// TestDecisionStaysOnTheSweep pins why the 1,000-job decision is milliseconds: on the
+// benchmark's decision instant, planning on U (as float64) makes hundreds of late jobs
+// tie at an underflowed 0 and hands the instant to the layered engine; planning on
+// ln U (cora.PlanUtility) does not, and the answer is proven exact.
+func TestDecisionStaysOnTheSweep(t *testing.T) {
+	v := newBenchView(1000)
+	for _, log := range []bool{false, true} {
+		prob, err := cora.Build(v, cora.EstimatedWork, cora.Config{Log: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: cora.NoBranching})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case log && (res.Stats.HandOver != "" || res.Stats.Engine != "sweep" || !res.Exact):
+			t.Errorf("ln U: engine %s, hand-over %q, exact %v; want the sweep alone, exact", res.Stats.Engine, res.Stats.HandOver, res.Exact)
+		case !log && res.Stats.HandOver == "":
+			t.Errorf("U: no hand-over; the underflow ties this test documents are gone (update the doc of cora.PlanUtility)")
+		}
+		t.Logf("log %v: engine %s, hand-over %q, exact %v", log, res.Stats.Engine, res.Stats.HandOver, res.Exact)
 	}
 }

@@ -27,6 +27,7 @@ type Policy struct {
 
 // New returns `cora`: exact CORA (completion-time lexmax by onion peeling).
 func New(cfg Config) *Policy {
+	cfg.Log = true
 	return newPolicy("cora", "cora", "onion", "", cfg)
 }
 
@@ -38,6 +39,7 @@ func NewFinal(cfg Config, backend string) *Policy {
 
 // NewNamed is exact CORA under another name with its own work estimate (the oracle).
 func NewNamed(name string, cfg Config, work WorkFunc) *Policy {
+	cfg.Log = true
 	p := newPolicy(name, "cora", "onion", "", cfg)
 	p.Work = work
 	return p

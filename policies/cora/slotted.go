@@ -32,6 +32,9 @@ type Config struct {
 	// redone at the next event takes the keep rule's answer instead (exact: false).
 	// Set it positive to branch.
 	Budget int
+	// Log plans on ln U instead of U for sigmoid utilities (PlanUtility). cora, oracle
+	// and rush set it; cora-final and rush-alg3 plan on U as their papers print it.
+	Log bool
 }
 
 // WithDefaults fills the zero fields with the defaults.
@@ -110,7 +113,7 @@ func Build(v policies.View, work WorkFunc, cfg Config) (*Problem, error) {
 			s *= math.Ceil(float64(T) / float64(cfg.MaxSlots))
 			continue
 		}
-		return assemble(v, act, demand, caps, T, s), nil
+		return assemble(v, act, demand, caps, T, s, cfg), nil
 	}
 	return nil, fmt.Errorf("cora: cannot fit the remaining work into %d slots", cfg.MaxSlots)
 }
@@ -154,7 +157,7 @@ func discretize(v policies.View, act []int, W [][]float64, caps []int, s float64
 	return demand, T, nil
 }
 
-func assemble(v policies.View, act []int, demand [][]int, caps []int, T int, s float64) *Problem {
+func assemble(v policies.View, act []int, demand [][]int, caps []int, T int, s float64, cfg Config) *Problem {
 	in := &sched.Instance{Name: "online", Horizon: T, HorizonSource: "file"}
 	for p, pool := range v.Pools() {
 		c := make([]int, T)
@@ -168,7 +171,7 @@ func assemble(v policies.View, act []int, demand [][]int, caps []int, T int, s f
 	for k, j := range act {
 		info := v.Job(j)
 		in.Jobs[k] = sched.Job{ID: info.ID, Demand: demand[k], Release: 1, TaskSlots: 1,
-			Utility: Shift(info.Utility, max(0, now-info.Arrival)/tu, s/tu)}
+			Utility: PlanUtility(info.Utility, max(0, now-info.Arrival)/tu, s/tu, cfg.Log)}
 	}
 	return &Problem{Instance: in, Jobs: act, Slot: s}
 }
@@ -192,6 +195,47 @@ func Shift(u sched.Utility, elapsed, k float64) sched.Utility {
 	}
 	return responseUtility{u: u, elapsed: elapsed, k: k}
 }
+
+// PlanUtility is Shift(u, elapsed, k), and with log a sigmoid's logarithm (LogSigmoid).
+//
+// Why: float64 rounds p/(1+e^z) to exactly 0 once e^z overflows (z > 709.78), so late
+// jobs with steep decays all "tie" at utility 0 — a tie the real-valued model does not
+// have. Such ties stall onion peeling's sweep (which jobs stay at 0 is a combinatorial
+// choice) and hand the instant to the layered engine, costing ~0.5 s per decision at
+// 1,000 jobs and ending in the keep rule's unproven answer. ln is strictly increasing,
+// so the lexmax of the sorted vector of ln U_j is the lexmax of the U_j on the reals:
+// planning on LogSigmoid answers the paper's question exactly where float U cannot,
+// and only genuine ties (equal jobs, flat utilities) remain to be branched on.
+func PlanUtility(u sched.Utility, elapsed, k float64, log bool) sched.Utility {
+	s := Shift(u, elapsed, k)
+	if sg, ok := s.(sched.Sigmoid); ok && log && sg.Priority > 0 {
+		return NewLogSigmoid(sg)
+	}
+	return s
+}
+
+// LogSigmoid is ln(p/(1+e^{μ(t−d)})) = ln p − softplus(μ(t−d)), evaluated without
+// overflow or underflow: strictly decreasing in t whenever μ > 0.
+type LogSigmoid struct {
+	LogPriority, Deadline, Decay float64
+}
+
+// NewLogSigmoid is ln u (u.Priority > 0).
+func NewLogSigmoid(u sched.Sigmoid) LogSigmoid {
+	return LogSigmoid{LogPriority: math.Log(u.Priority), Deadline: u.Deadline, Decay: u.Decay}
+}
+
+func (u LogSigmoid) At(t int) float64 {
+	z := u.Decay * (float64(t) - u.Deadline)
+	if z > 40 {
+		// ln(1+e^{−z}) < 5e-18 is below half an ulp of z: softplus(z) rounds to z.
+		return u.LogPriority - z
+	}
+	// softplus(z) = ln(1+e^z) = max(z, 0) + ln(1+e^{−|z|}).
+	return u.LogPriority - (max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))))
+}
+func (LogSigmoid) Type() string         { return "log-sigmoid" }
+func (u LogSigmoid) NamedSlot() float64 { return u.Deadline }
 
 // responseUtility is U(elapsed + t·k) for a utility family Shift cannot rewrite.
 type responseUtility struct {

@@ -1,11 +1,15 @@
 package cora_test
 
 import (
+	"context"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
 
+	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/policies/cora"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/workload"
@@ -44,6 +48,92 @@ func TestShiftIsExact(t *testing.T) {
 					continue
 				}
 				t.Fatalf("%T slot %d: %v, want %v", u, slot, got, want)
+			}
+		}
+	})
+}
+
+// TestLogSigmoid: ln of the sigmoid where float64 can evaluate the sigmoid without
+// underflow, ln p − z once the softplus is z to double precision, and strictly
+// decreasing in t for μ > 0 however late the slot.
+func TestLogSigmoid(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := sched.Sigmoid{Priority: rapid.Float64Range(0.01, 10).Draw(t, "p"), Deadline: rapid.Float64Range(-200, 300).Draw(t, "d"),
+			Decay: rapid.Float64Range(1e-3, 20).Draw(t, "mu")}
+		l := cora.NewLogSigmoid(s)
+		prev := math.Inf(1)
+		for slot := 1; slot <= 400; slot++ {
+			got := l.At(slot)
+			if u := s.At(slot); u > 1e-280 {
+				if want := math.Log(u); math.Abs(got-want) > 1e-12*max(1, math.Abs(want)) {
+					t.Fatalf("slot %d: %v, want ln %v = %v", slot, got, u, want)
+				}
+			}
+			if z := s.Decay * (float64(slot) - s.Deadline); z > 40 {
+				if want := math.Log(s.Priority) - z; got != want {
+					t.Fatalf("slot %d (z = %g): %v, want ln p − z = %v", slot, z, got, want)
+				}
+			}
+			if s.Decay*(float64(slot)-s.Deadline) > -30 && !(got < prev) {
+				// Early slots may round to ln p; from there on every slot is lower.
+				t.Fatalf("slot %d: %v not below slot %d's %v", slot, got, slot-1, prev)
+			}
+			prev = got
+		}
+	})
+}
+
+// TestLogPlanIsTheLexmax: where float64 evaluates every sigmoid without underflow,
+// onion peeling on ln U and on U give the same sorted utility vector — ln is strictly
+// increasing, so the lexmax is the same; planning on ln U only differs where U rounds
+// to 0 (see PlanUtility).
+func TestLogPlanIsTheLexmax(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(1, 7).Draw(t, "jobs")
+		c := rapid.IntRange(1, 4).Draw(t, "capacity")
+		plain := &sched.Instance{Name: "u", HorizonSource: "file"}
+		total := 0
+		for j := range n {
+			d := rapid.IntRange(1, 6).Draw(t, "demand")
+			total += d
+			plain.Jobs = append(plain.Jobs, sched.Job{ID: fmt.Sprint("j", j), Demand: []int{d}, Release: 1, TaskSlots: 1,
+				Utility: sched.Sigmoid{Priority: rapid.Float64Range(0.5, 5).Draw(t, "p"), Deadline: rapid.Float64Range(0, 10).Draw(t, "d"),
+					Decay: rapid.Float64Range(0.05, 4).Draw(t, "mu")}})
+		}
+		plain.Horizon = (total + c - 1) / c
+		capa := make([]int, plain.Horizon)
+		for k := range capa {
+			capa[k] = c
+		}
+		plain.Resources = []sched.Resource{{Name: "c", Capacity: capa}}
+		logged := *plain
+		logged.Jobs = slices.Clone(plain.Jobs)
+		for j := range logged.Jobs {
+			logged.Jobs[j].Utility = cora.PlanUtility(plain.Jobs[j].Utility, 0, 1, true)
+		}
+		a, err := tas.OnionPeel(context.Background(), plain, tas.Options{NoSchedule: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := tas.OnionPeel(context.Background(), &logged, tas.Options{NoSchedule: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Exact || !b.Exact {
+			t.Fatalf("not proven: plain %v, log %v", a.Exact, b.Exact)
+		}
+		sorted := func(d []int) []float64 {
+			v := make([]float64, n)
+			for j := range v {
+				v[j] = plain.Jobs[j].Utility.At(d[j])
+			}
+			slices.Sort(v)
+			return v
+		}
+		va, vb := sorted(a.Deadlines), sorted(b.Deadlines)
+		for k := range va {
+			if math.Abs(va[k]-vb[k]) > 1e-12 {
+				t.Fatalf("sorted utilities differ at %d: plain %v, log plan %v", k, va, vb)
 			}
 		}
 	})

@@ -68,7 +68,10 @@ type Policy struct {
 	method string
 	cfg    Config
 	reg    *solve.Registry
-	cache  map[int]*estimate // by job
+	// cache holds each job's latest estimates, a few slot lengths deep: when the plan
+	// lengthens the slot to fit MaxSlots, every instant tries the default slot first and
+	// then the longer one, and a single entry per job would be recomputed twice per event.
+	cache map[int][]*estimate // by job, newest last
 	// history of finished task runtimes per pool (the prior of stages without a
 	// declared distribution), kept in Observe because View.Finished is released when a
 	// job completes.
@@ -82,20 +85,26 @@ type estimateKey struct {
 	slot                                  float64
 }
 
+// maxCachedSlots is how many slot lengths' estimates a job keeps.
+const maxCachedSlots = 4
+
 type estimate struct {
 	key     estimateKey
 	pending []float64 // η of the pending tasks per pool, container-slots (WCDE)
 }
 
 // New returns `rush`: TAS by exact onion peeling.
-func New(cfg Config) *Policy { return newPolicy("rush", "onion", cfg) }
+func New(cfg Config) *Policy {
+	cfg.Log = true
+	return newPolicy("rush", "onion", cfg)
+}
 
 // NewAlg3 returns `rush-alg3`: TAS by Alg. 3 as printed.
 func NewAlg3(cfg Config) *Policy { return newPolicy("rush-alg3", "alg3", cfg) }
 
 func newPolicy(name, method string, cfg Config) *Policy {
 	return &Policy{ContainerAssignment: &policies.ContainerAssignment{Conserving: true}, name: name, method: method,
-		cfg: cfg.withDefaults(), reg: solve.Default(), cache: map[int]*estimate{},
+		cfg: cfg.withDefaults(), reg: solve.Default(), cache: map[int][]*estimate{},
 		counts: map[string]int{"plans": 0, "fallbacks": 0}}
 }
 
@@ -191,8 +200,13 @@ func (p *Policy) demand(v policies.View, j int, s float64, eta []int, taskSlots 
 	for st := first; st < len(info.Stages); st++ {
 		mu[st], sd[st] = p.stageStats(v, j, st)
 	}
-	e := p.cache[j]
-	if e == nil || e.key != key {
+	var e *estimate
+	for _, c := range p.cache[j] {
+		if c.key == key {
+			e = c
+		}
+	}
+	if e == nil {
 		e = &estimate{key: key, pending: make([]float64, np)}
 		mean, variance := make([]float64, np), make([]float64, np)
 		for st := first; st < len(info.Stages); st++ {
@@ -222,7 +236,11 @@ func (p *Policy) demand(v policies.View, j int, s float64, eta []int, taskSlots 
 			}
 			e.pending[pool] = float64(est.Eta)
 		}
-		p.cache[j] = e
+		old := p.cache[j]
+		if len(old) >= maxCachedSlots {
+			old = old[1:]
+		}
+		p.cache[j] = append(old, e)
 	}
 	running := make([]float64, np)
 	now := v.Now()
@@ -298,7 +316,7 @@ func (p *Policy) planPool(v policies.View, act []int, eta, R [][]int, pool int, 
 		info := v.Job(j)
 		jobs = append(jobs, j)
 		in.Jobs = append(in.Jobs, sched.Job{ID: info.ID, Demand: []int{eta[k][pool]}, Release: 1, TaskSlots: R[k][pool],
-			Utility: cora.Shift(info.Utility, max(0, now-info.Arrival)/tu, s/tu)})
+			Utility: cora.PlanUtility(info.Utility, max(0, now-info.Arrival)/tu, s/tu, p.cfg.Log)})
 	}
 	if len(jobs) == 0 {
 		return nil
