@@ -23,7 +23,38 @@ type Policy struct {
 	fallbacks int
 	plans     int
 	lastErr   error
+	replan    ReplanGate
 }
+
+// ReplanGate decides, with Config.Interval, whether a decision instant re-plans.
+type ReplanGate struct {
+	planned bool
+	last    float64 // time of the latest plan
+	changed bool    // the job set or the capacity changed since then
+	skipped int
+}
+
+// Observe marks the events after which a plan is always redone.
+func (g *ReplanGate) Observe(e policies.Event) {
+	switch e.Kind {
+	case policies.EventArrival, policies.EventJobFinish, policies.EventReject, policies.EventCapacity:
+		g.changed = true
+	}
+}
+
+// Due reports whether to plan at now (counting the instants it skips) and, if so,
+// records the plan.
+func (g *ReplanGate) Due(now, interval float64) bool {
+	if interval > 0 && g.planned && !g.changed && now < g.last+interval {
+		g.skipped++
+		return false
+	}
+	g.planned, g.last, g.changed = true, now, false
+	return true
+}
+
+// Skipped counts decision instants that kept the targets under Config.Interval.
+func (g *ReplanGate) Skipped() int { return g.skipped }
 
 // New returns `cora`: exact CORA (completion-time lexmax by onion peeling).
 func New(cfg Config) *Policy {
@@ -57,16 +88,24 @@ func (p *Policy) Name() string { return p.name }
 // targets stayed.
 func (p *Policy) Fallbacks() int { return p.fallbacks }
 
-// Counts reports plans and fallbacks for the simulator's output.
+// Counts reports plans and fallbacks for the simulator's output, and with
+// Config.Interval the instants that kept their targets ("skipped").
 func (p *Policy) Counts() map[string]int {
-	return map[string]int{"plans": p.plans, "fallbacks": p.fallbacks}
+	c := map[string]int{"plans": p.plans, "fallbacks": p.fallbacks}
+	if p.cfg.Interval > 0 {
+		c["skipped"] = p.replan.Skipped()
+	}
+	return c
 }
+
+// Observe lets Config.Interval know which instants must re-plan.
+func (p *Policy) Observe(_ policies.View, e policies.Event) { p.replan.Observe(e) }
 
 // LastError is the error of the latest fallback (nil if none).
 func (p *Policy) LastError() error { return p.lastErr }
 
 func (p *Policy) StartRound(v policies.View) {
-	if len(v.Active()) == 0 {
+	if len(v.Active()) == 0 || !p.replan.Due(v.Now(), p.cfg.Interval) {
 		return
 	}
 	if err := p.plan(v); err != nil {

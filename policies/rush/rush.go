@@ -78,6 +78,7 @@ type Policy struct {
 	histN          []int
 	histSum, histQ []float64
 	counts         map[string]int
+	replan         cora.ReplanGate
 }
 
 type estimateKey struct {
@@ -121,6 +122,7 @@ func (p *Policy) Counts() map[string]int { return p.counts }
 // Observe keeps each pool's finished task runtimes (the prior's history) and drops the
 // cache of finished jobs.
 func (p *Policy) Observe(v policies.View, e policies.Event) {
+	p.replan.Observe(e)
 	switch e.Kind {
 	case policies.EventTaskFinish:
 		for len(p.histN) < len(v.Pools()) {
@@ -142,6 +144,10 @@ func (p *Policy) Observe(v policies.View, e policies.Event) {
 
 func (p *Policy) StartRound(v policies.View) {
 	if len(v.Active()) == 0 {
+		return
+	}
+	if !p.replan.Due(v.Now(), p.cfg.Interval) {
+		p.counts["skipped"] = p.replan.Skipped()
 		return
 	}
 	p.counts["plans"]++
