@@ -68,3 +68,19 @@ func classDecay(k int, rng *rand.Rand) float64 {
 	}
 	return 0
 }
+
+// CTClass is a job's completion-time class as cora.txt §III-C names them, read from a
+// sigmoid's decay (critical μ ≥ 4, sensitive 0 < μ < 4, insensitive μ = 0); a job with
+// another utility is in "all jobs".
+func CTClass(u sched.Utility) string {
+	if s, ok := u.(sched.Sigmoid); ok {
+		switch {
+		case s.Decay >= 4:
+			return "critical"
+		case s.Decay > 0:
+			return "sensitive"
+		}
+		return "insensitive"
+	}
+	return "all jobs"
+}
