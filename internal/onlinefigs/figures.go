@@ -47,10 +47,9 @@ type job struct {
 // ClassStat is one class's Δ under one policy: the box plot's median and hinges (gonum
 // plot's: the medians of the lower and upper halves), and the share of jobs with Δ ≤ 0.
 type ClassStat struct {
-	N                int        `json:"n"`
-	Q1, Median, Q3   float64    `json:"-"`
-	MetShare         float64    `json:"met_share"`
-	RoundedQuartiles [3]float64 `json:"quartiles_s"` // Q1, median, Q3 rounded to 0.1 s for the golden file
+	N              int
+	Q1, Median, Q3 float64
+	MetShare       float64
 }
 
 func median(s []float64) float64 {
@@ -76,11 +75,8 @@ func newClassStat(deltas []float64) ClassStat {
 	if len(s) > 0 {
 		c.MetShare = float64(met) / float64(len(s))
 	}
-	c.RoundedQuartiles = [3]float64{round1(c.Q1), round1(c.Median), round1(c.Q3)}
 	return c
 }
-
-func round1(x float64) float64 { return math.Round(x*10) / 10 }
 
 // PolicyResult is one policy's outcome in one experiment, pooled over the seeds: Δ per
 // class, and the mean over seeds of the min and sum utility of the critical and
