@@ -17,20 +17,8 @@ import (
 // behind each estimate) are grids `coraopt sweep run` reruns. Every key has the default
 // its policy package documents; an absent key keeps it.
 func init() {
-	parameterized["cora"] = func(p Params) (policies.Policy, error) {
-		c, err := slottedParams("cora", p)
-		if err != nil {
-			return nil, err
-		}
-		return cora.New(c), nil
-	}
-	parameterized["oracle"] = func(p Params) (policies.Policy, error) {
-		c, err := slottedParams("oracle", p)
-		if err != nil {
-			return nil, err
-		}
-		return oracle.New(c), nil
-	}
+	parameterized["cora"] = slottedPolicy("cora", func(c cora.Config) policies.Policy { return cora.New(c) })
+	parameterized["oracle"] = slottedPolicy("oracle", func(c cora.Config) policies.Policy { return oracle.New(c) })
 	parameterized["cora-final"] = func(p Params) (policies.Policy, error) {
 		if err := p.Only("cora-final", "slot", "max_slots", "backend"); err != nil {
 			return nil, err
@@ -51,19 +39,27 @@ func init() {
 		}
 		return cora.NewFinal(c, backend), nil
 	}
-	parameterized["rush"] = func(p Params) (policies.Policy, error) {
-		c, err := rushParams("rush", p)
+	parameterized["rush"] = rushPolicy("rush", func(c rush.Config) policies.Policy { return rush.New(c) })
+	parameterized["rush-alg3"] = rushPolicy("rush-alg3", func(c rush.Config) policies.Policy { return rush.NewAlg3(c) })
+}
+
+func slottedPolicy(name string, mk func(cora.Config) policies.Policy) func(Params) (policies.Policy, error) {
+	return func(p Params) (policies.Policy, error) {
+		c, err := slottedParams(name, p)
 		if err != nil {
 			return nil, err
 		}
-		return rush.New(c), nil
+		return mk(c), nil
 	}
-	parameterized["rush-alg3"] = func(p Params) (policies.Policy, error) {
-		c, err := rushParams("rush-alg3", p)
+}
+
+func rushPolicy(name string, mk func(rush.Config) policies.Policy) func(Params) (policies.Policy, error) {
+	return func(p Params) (policies.Policy, error) {
+		c, err := rushParams(name, p)
 		if err != nil {
 			return nil, err
 		}
-		return rush.NewAlg3(c), nil
+		return mk(c), nil
 	}
 }
 
