@@ -32,9 +32,9 @@ func sig(x float64) float64 {
 // cora.txt Fig. 5 / Table II end to end: five mixes of 20 jobs under rrh, cora,
 // cora-final and the oracle, three runtime seeds, every run through `simulate --check`
 // (sim.CheckInvariants) with the bound. The class counts are the mixes', every job of
-// every run completes, no policy's crit+sens minimum is above the bound's minimum (the
-// insensitive jobs' utility is constant, so the bound's max-min covers them), and the
-// numbers are pinned in testdata/fig5.golden.json (-update to rewrite).
+// every run completes, no policy's minimum over all jobs is above the bound's (seed by
+// seed it cannot be; here the means over seeds), and the numbers are pinned in
+// testdata/fig5.golden.json (-update to rewrite).
 func TestFig5Golden(t *testing.T) {
 	f, err := fig5(context.Background(), t.TempDir(), "")
 	if err != nil {
@@ -55,16 +55,16 @@ func TestFig5Golden(t *testing.T) {
 					t.Errorf("mix %s %s: %d %s jobs with a Δ over %d seeds, want %d", fig5Mixes[k].Mix, r.Policy, r.Classes[classes[c]].N, classes[c], seeds, n*seeds)
 				}
 			}
-			if r.MinCS > *e.BoundMin+1e-9 || r.SumCS <= 0 {
-				t.Errorf("mix %s %s: min %g (bound %g), sum %g", fig5Mixes[k].Mix, r.Policy, r.MinCS, *e.BoundMin, r.SumCS)
+			if r.MinAll > *e.BoundMin+1e-9 || r.MinAll > r.MinCS || r.SumCS <= 0 {
+				t.Errorf("mix %s %s: min over all jobs %g (bound %g, crit+sens %g), sum %g", fig5Mixes[k].Mix, r.Policy, r.MinAll, *e.BoundMin, r.MinCS, r.SumCS)
 			}
 		}
 	}
 	type row struct {
-		Policy       string
-		Quartiles    map[string][3]float64
-		MetShare     map[string]float64
-		MinCS, SumCS float64
+		Policy               string
+		Quartiles            map[string][3]float64
+		MetShare             map[string]float64
+		MinCS, SumCS, MinAll float64
 	}
 	type mix struct {
 		Mix                string
@@ -75,7 +75,7 @@ func TestFig5Golden(t *testing.T) {
 	for k, e := range f.Mixes {
 		m := mix{Mix: fig5Mixes[k].Mix, BoundMin: sig(*e.BoundMin), BoundSum: sig(*e.BoundSum)}
 		for _, r := range e.Results {
-			rw := row{Policy: r.Policy, Quartiles: map[string][3]float64{}, MetShare: map[string]float64{}, MinCS: sig(r.MinCS), SumCS: sig(r.SumCS)}
+			rw := row{Policy: r.Policy, Quartiles: map[string][3]float64{}, MetShare: map[string]float64{}, MinCS: sig(r.MinCS), SumCS: sig(r.SumCS), MinAll: sig(r.MinAll)}
 			for c, s := range r.Classes {
 				rw.Quartiles[c] = [3]float64{sig(s.Q1), sig(s.Median), sig(s.Q3)}
 				rw.MetShare[c] = sig(s.MetShare)

@@ -86,6 +86,9 @@ type PolicyResult struct {
 	Classes map[string]ClassStat `json:"classes"`
 	MinCS   float64              `json:"min_utility_crit_sens"`
 	SumCS   float64              `json:"sum_utility_crit_sens"`
+	// MinAll is the minimum over every job (mean over seeds), what the bound's minimum
+	// bounds.
+	MinAll float64 `json:"min_utility_all"`
 }
 
 // Experiment is one workload under several policies.
@@ -175,8 +178,9 @@ func runExperiment(ctx context.Context, dir, name string, genArgs []string, poli
 				if len(r.Jobs) != len(wk.Jobs) {
 					return nil, fmt.Errorf("%s %s: %d jobs in the output, %d in the workload", name, pol, len(r.Jobs), len(wk.Jobs))
 				}
-				mn, sum := math.Inf(1), 0.0
+				mn, sum, mnAll := math.Inf(1), 0.0, math.Inf(1)
 				for i, j := range r.Jobs {
+					mnAll = min(mnAll, j.Utility)
 					if j.Completion != nil && j.Deadline != nil {
 						deltas[class[i]] = append(deltas[class[i]], *j.Completion-*j.Deadline)
 					}
@@ -186,6 +190,7 @@ func runExperiment(ctx context.Context, dir, name string, genArgs []string, poli
 				}
 				pr.MinCS += mn / seeds
 				pr.SumCS += sum / seeds
+				pr.MinAll += mnAll / seeds
 			}
 		}
 		if found != seeds {
