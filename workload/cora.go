@@ -49,9 +49,38 @@ func CORAPaper(n, T, c int, seed uint64) (*sched.Instance, error) {
 func coraDecay(rng *rand.Rand) float64 {
 	switch x := rng.Float64(); {
 	case x < 0.2:
-		return 4 + 2*rng.Float64()
+		return classDecay(0, rng)
 	case x < 0.8:
+		return classDecay(1, rng)
+	}
+	return classDecay(2, rng)
+}
+
+// classDecay draws μ within class k (0 critical, 1 sensitive, 2 insensitive). The
+// classes' ranges are disjoint, so a job's class is read back from its decay (critical
+// μ ≥ 4, sensitive 0 < μ ≤ 1, insensitive μ = 0) and needs no field of its own.
+func classDecay(k int, rng *rand.Rand) float64 {
+	switch k {
+	case 0:
+		return 4 + 2*rng.Float64()
+	case 1:
 		return 0.01 + 0.99*rng.Float64()
 	}
 	return 0
+}
+
+// CTClass is a job's completion-time class as cora.txt §III-C names them, read from a
+// sigmoid's decay (critical μ ≥ 4, sensitive 0 < μ < 4, insensitive μ = 0); a job with
+// another utility is in "all jobs".
+func CTClass(u sched.Utility) string {
+	if s, ok := u.(sched.Sigmoid); ok {
+		switch {
+		case s.Decay >= 4:
+			return "critical"
+		case s.Decay > 0:
+			return "sensitive"
+		}
+		return "insensitive"
+	}
+	return "all jobs"
 }

@@ -37,5 +37,8 @@
 // # Generators
 //
 // CORAPaper follows the evaluation of cora.txt §III-C as a slotted instance: sigmoid
-// utilities (eq. 11) with the paper's three completion-time classes.
+// utilities (eq. 11) with the paper's three completion-time classes. CORAWorkload,
+// RUSHWorkload and RDSWorkload write workload files shaped like cora.txt §III-C, rush.txt
+// §V-B and rds.txt §5.3; CORAWorkloadMix fixes the class counts (cora.txt Fig. 5's
+// varying critical/sensitive mixes), and CTClass reads a job's class back from its decay.
 package workload

@@ -78,13 +78,91 @@ func activeAtSubmission(arrivals, work []float64, slots int) []int {
 // U[4, 6], 60% sensitive μ ~ U[0.01, 1], 20% insensitive μ = 0), and deadline d =
 // standalone runtime × N(1.25, 0.1) × active jobs at submission (activeAtSubmission),
 // the job's deadline field too; 40 containers, one pool.
-func CORAWorkload(n int, seed uint64) (*Workload, error) {
+func CORAWorkload(n int, seed uint64) (*Workload, error) { return coraWorkload(n, seed, nil) }
+
+// CORAMix is the share of CT-critical, CT-sensitive and CT-insensitive jobs (cora.txt
+// §III-C's classes), three non-negative numbers summing to 1.
+type CORAMix [3]float64
+
+// PaperCORAMix is §III-C's 20% critical, 60% sensitive, 20% insensitive.
+var PaperCORAMix = CORAMix{0.2, 0.6, 0.2}
+
+// Validate checks the mix: three finite non-negative shares summing to 1 (within 1e-9).
+func (m CORAMix) Validate() error {
+	sum := 0.0
+	for _, x := range m {
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("class shares must be finite and >= 0, got %g,%g,%g", m[0], m[1], m[2])
+		}
+		sum += x
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return fmt.Errorf("class shares must sum to 1, got %g,%g,%g (sum %g)", m[0], m[1], m[2], sum)
+	}
+	return nil
+}
+
+// Counts are the jobs per class out of n: the shares × n rounded by largest remainder
+// (ties to the earlier class), so they sum to n.
+func (m CORAMix) Counts(n int) [3]int {
+	var c [3]int
+	var rem [3]float64
+	left := n
+	for k, x := range m {
+		q := x * float64(n)
+		c[k] = int(math.Floor(q + 1e-9))
+		rem[k] = q - float64(c[k])
+		left -= c[k]
+	}
+	for ; left > 0; left-- {
+		best := 0
+		for k := range rem {
+			if rem[k] > rem[best]+1e-12 {
+				best = k
+			}
+		}
+		c[best]++
+		rem[best] = -1
+	}
+	return c
+}
+
+// CORAWorkloadMix is CORAWorkload with exactly mix.Counts(n) jobs per class, the classes
+// placed in a seeded random order (cora.txt §III-D2's Fig. 5 fixes 25% insensitive
+// jobs and varies the rest). CORAWorkload instead draws each job's class with the
+// paper's probabilities, which keeps the files it wrote before mixes existed.
+func CORAWorkloadMix(n int, seed uint64, mix CORAMix) (*Workload, error) {
+	if err := mix.Validate(); err != nil {
+		return nil, fmt.Errorf("workload: cora family: %w", err)
+	}
+	return coraWorkload(n, seed, &mix)
+}
+
+func coraWorkload(n int, seed uint64, mix *CORAMix) (*Workload, error) {
 	const slots = 40
 	if n < 1 {
 		return nil, fmt.Errorf("workload: cora family needs at least 1 job, got %d", n)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x636f7261776c))
-	w := &Workload{Name: fmt.Sprintf("cora-%d-seed%d", n, seed), TimeUnit: GenTimeUnit,
+	var classes []int
+	var mixRng *rand.Rand
+	if mix != nil {
+		c := mix.Counts(n)
+		for k, m := range c {
+			for range m {
+				classes = append(classes, k)
+			}
+		}
+		// A stream of its own for the classes and decays, so that every other draw
+		// (arrival, template, priority, deadline factor) is CORAWorkload's, job by job.
+		mixRng = rand.New(rand.NewPCG(seed, 0x6d6978))
+		mixRng.Shuffle(n, func(i, j int) { classes[i], classes[j] = classes[j], classes[i] })
+	}
+	name := fmt.Sprintf("cora-%d-seed%d", n, seed)
+	if mix != nil {
+		name += fmt.Sprintf("-mix%g,%g,%g", mix[0], mix[1], mix[2])
+	}
+	w := &Workload{Name: name, TimeUnit: GenTimeUnit,
 		Cluster: Cluster{Pools: []Pool{{Name: "containers", Slots: slots}}}}
 	arrivals, work := make([]float64, n), make([]float64, n)
 	type draw struct {
@@ -100,7 +178,10 @@ func CORAWorkload(n int, seed uint64) (*Workload, error) {
 		arrivals[i] = math.Round(at*1000) / 1000
 		d := draw{t: PUMATemplates[rng.IntN(len(PUMATemplates))]}
 		d.prio = 1 + 4*rng.Float64()
-		d.mu = coraDecay(rng)
+		d.mu = coraDecay(rng) // drawn with a mix too, to keep the main stream's order
+		if mix != nil {
+			d.mu = classDecay(classes[i], mixRng)
+		}
 		d.fac = 1.25 + 0.1*rng.NormFloat64()
 		draws[i] = d
 		work[i] = float64(d.t.Maps)*d.t.MapMean + float64(d.t.Reduces)*d.t.ReduceMean

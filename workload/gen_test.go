@@ -79,3 +79,62 @@ func TestActiveAtSubmission(t *testing.T) {
 		t.Fatal(diff)
 	}
 }
+
+// A class mix gives exactly its counts (largest remainder), the classes read back from
+// the decays; every other draw is CORAWorkload's; a bad mix is refused.
+func TestCORAWorkloadMix(t *testing.T) {
+	class := func(u sched.Utility) int {
+		switch mu := u.(sched.Sigmoid).Decay; {
+		case mu >= 4 && mu <= 6:
+			return 0
+		case mu >= 0.01 && mu <= 1:
+			return 1
+		case mu == 0:
+			return 2
+		}
+		t.Fatalf("decay %v in no class", u)
+		return -1
+	}
+	base, err := CORAWorkload(20, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mix  CORAMix
+		n    int
+		want [3]int
+	}{
+		{CORAMix{0.1, 0.65, 0.25}, 20, [3]int{2, 13, 5}},
+		{CORAMix{0.6, 0.15, 0.25}, 20, [3]int{12, 3, 5}},
+		{PaperCORAMix, 100, [3]int{20, 60, 20}},
+		{CORAMix{1, 0, 0}, 7, [3]int{7, 0, 0}},
+		{CORAMix{1.0 / 3, 1.0 / 3, 1.0 / 3}, 10, [3]int{4, 3, 3}},
+		{CORAMix{0.45, 0.3, 0.25}, 7, [3]int{3, 2, 2}}, // 3.15, 2.1, 1.75: the remainders .75 then .15 take the two left
+	} {
+		w, err := CORAWorkloadMix(c.n, 7, c.mix)
+		if err != nil {
+			t.Fatalf("%v: %v", c.mix, err)
+		}
+		var got [3]int
+		for _, j := range w.Jobs {
+			got[class(j.Utility)]++
+		}
+		if got != c.want || c.mix.Counts(c.n) != c.want {
+			t.Errorf("mix %v of %d jobs: %v jobs per class (Counts %v), want %v", c.mix, c.n, got, c.mix.Counts(c.n), c.want)
+		}
+		if c.n == 20 {
+			for i, j := range w.Jobs {
+				b := base.Jobs[i]
+				// The deadline depends on the jobs, not the classes: it matches too.
+				if j.Arrival != b.Arrival || j.Priority != b.Priority || j.Deadline != b.Deadline || !cmp.Equal(j.Stages, b.Stages) {
+					t.Errorf("mix %v: job %d differs from CORAWorkload's beyond its class", c.mix, i)
+				}
+			}
+		}
+	}
+	for _, m := range []CORAMix{{0.5, 0.5, 0.5}, {-0.1, 0.9, 0.2}, {math.NaN(), 0.5, 0.5}, {math.Inf(1), 0, 0}, {0.2, 0.2, 0.2}} {
+		if _, err := CORAWorkloadMix(10, 1, m); err == nil {
+			t.Errorf("mix %v accepted", m)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +16,7 @@ type genOptions struct {
 	jobs   int
 	seed   uint64
 	ratio  float64
+	mix    string
 	swf    string
 	swfOpt workload.SWFOptions
 	// WOHA and RTMR families (workload/hadoop1).
@@ -34,7 +37,9 @@ Families:
   cora  cora.txt §III-C: Poisson arrivals (mean 130 s), eight PUMA job templates (up to 100
         map and 20 reduce tasks), priority U[1,5], sigmoid utilities in minutes (20% critical,
         60% sensitive, 20% insensitive), deadline = standalone × N(1.25, 0.1) × active jobs
-        at submission; 40 containers.
+        at submission; 40 containers. --mix c,s,i makes exactly those shares of the jobs
+        critical, sensitive and insensitive (counts by largest remainder, classes in a
+        seeded order; the other draws unchanged), as cora.txt Fig. 5 varies them.
   rush  rush.txt §V-B: as cora with data sets of U[1,10] GB, priority U{1..5}, budget =
         --budget-ratio × standalone runtime; 48 containers.
   rds   rds.txt Table 3 (J1–J9 repeated), an arrival every 10 minutes, deadline 2.5 ×
@@ -56,14 +61,26 @@ Families:
         (up to --beyond-factor times them, default 1.3).
 
 Example:
-  coraopt gen --family cora --jobs 100 --seed 1 > cora100.json`,
+  coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
+  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var w *workload.Workload
 			var err error
+			if o.mix != "" && o.family != "cora" {
+				return usageErrf("--mix: only the cora family takes a class mix, got --family %s", o.family)
+			}
 			switch o.family {
 			case "cora":
-				w, err = workload.CORAWorkload(o.jobs, o.seed)
+				if o.mix == "" {
+					w, err = workload.CORAWorkload(o.jobs, o.seed)
+					break
+				}
+				mix, perr := parseMix(o.mix)
+				if perr != nil {
+					return usageErrf("--mix %q: %v", o.mix, perr)
+				}
+				w, err = workload.CORAWorkloadMix(o.jobs, o.seed, mix)
 			case "rush":
 				w, err = workload.RUSHWorkload(o.jobs, o.seed, o.ratio)
 			case "rds":
@@ -116,6 +133,24 @@ Example:
 	f.StringVar(&o.swf, "swf", "", "swf: the trace to read")
 	f.Float64Var(&o.swfOpt.DeadlineFactor, "deadline-factor", 3, "swf: deadline as a multiple of the runtime")
 	f.Float64Var(&o.swfOpt.Decay, "decay", 0, "swf: sigmoid decay per minute (0: step utilities)")
+	f.StringVar(&o.mix, "mix", "", "cora: shares of critical,sensitive,insensitive jobs, exact counts (default: each job draws its class with the paper's 0.2,0.6,0.2)")
 	f.Float64Var(&o.ratio, "budget-ratio", 2, "rush: time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)")
 	return c
+}
+
+// parseMix reads --mix: three comma-separated non-negative numbers summing to 1.
+func parseMix(s string) (workload.CORAMix, error) {
+	var m workload.CORAMix
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return m, fmt.Errorf("want three shares critical,sensitive,insensitive, got %d", len(parts))
+	}
+	for k, p := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return m, fmt.Errorf("share %d: %q is not a number", k+1, p)
+		}
+		m[k] = x
+	}
+	return m, m.Validate()
 }

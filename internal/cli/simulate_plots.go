@@ -20,21 +20,8 @@ import (
 // maxGanttTasks caps the tasks one Gantt chart draws.
 const maxGanttTasks = 5_000
 
-// jobClass is a job's completion-time class as cora.txt §III-C names them, read from a
-// sigmoid's decay (critical μ ≥ 4, sensitive 0 < μ < 4, insensitive μ = 0); jobs with
-// other utilities form one class.
-func jobClass(u sched.Utility) string {
-	if s, ok := u.(sched.Sigmoid); ok {
-		switch {
-		case s.Decay >= 4:
-			return "critical"
-		case s.Decay > 0:
-			return "sensitive"
-		}
-		return "insensitive"
-	}
-	return "all jobs"
-}
+// jobClass is a job's completion-time class (workload.CTClass).
+func jobClass(u sched.Utility) string { return workload.CTClass(u) }
 
 // writeSimPlots draws the figures of the first seed into o.plots: utility-cdf,
 // delta-box, gantt-<policy> and utilization-<pool>, each as SVG and PNG. The Gantt and busy

@@ -1,0 +1,158 @@
+package all
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/coraopt/coraopt/formulations/rs"
+	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/policies/cora"
+	"github.com/coraopt/coraopt/policies/oracle"
+	"github.com/coraopt/coraopt/policies/rush"
+	"github.com/coraopt/coraopt/solvers"
+)
+
+// The online optimizers of issue 18 take their knobs from a sweep file, so that the
+// papers' parameter studies (rush.txt §V: the KL budget δ and the number of samples
+// behind each estimate) are grids `coraopt sweep run` reruns. Every key has the default
+// its policy package documents; an absent key keeps it.
+func init() {
+	parameterized["cora"] = slottedPolicy("cora", func(c cora.Config) policies.Policy { return cora.New(c) })
+	parameterized["oracle"] = slottedPolicy("oracle", func(c cora.Config) policies.Policy { return oracle.New(c) })
+	parameterized["cora-final"] = func(p Params) (policies.Policy, error) {
+		if err := p.Only("cora-final", "slot", "max_slots", "backend"); err != nil {
+			return nil, err
+		}
+		c, err := slotted("cora-final", p)
+		if err != nil {
+			return nil, err
+		}
+		backend, err := p.String("cora-final", "backend", "")
+		if err != nil {
+			return nil, err
+		}
+		if backend != "" {
+			// Fail at construction, naming the key, rather than as a fallback at every decision.
+			if _, err := solvers.Select(backend, solvers.LP); err != nil {
+				return nil, &ParamError{Policy: "cora-final", Key: "backend", Msg: err.Error()}
+			}
+		}
+		return cora.NewFinal(c, backend), nil
+	}
+	parameterized["rush"] = rushPolicy("rush", func(c rush.Config) policies.Policy { return rush.New(c) })
+	parameterized["rush-alg3"] = rushPolicy("rush-alg3", func(c rush.Config) policies.Policy { return rush.NewAlg3(c) })
+}
+
+func slottedPolicy(name string, mk func(cora.Config) policies.Policy) func(Params) (policies.Policy, error) {
+	return func(p Params) (policies.Policy, error) {
+		c, err := slottedParams(name, p)
+		if err != nil {
+			return nil, err
+		}
+		return mk(c), nil
+	}
+}
+
+func rushPolicy(name string, mk func(rush.Config) policies.Policy) func(Params) (policies.Policy, error) {
+	return func(p Params) (policies.Policy, error) {
+		c, err := rushParams(name, p)
+		if err != nil {
+			return nil, err
+		}
+		return mk(c), nil
+	}
+}
+
+// slottedParams reads the slotted problem's shape: slot (seconds, > 0) and max_slots
+// (an integer ≥ 1), the only keys cora and oracle take.
+func slottedParams(policy string, p Params) (cora.Config, error) {
+	if err := p.Only(policy, "slot", "max_slots"); err != nil {
+		return cora.Config{}, err
+	}
+	return slotted(policy, p)
+}
+
+func slotted(policy string, p Params) (cora.Config, error) {
+	var c cora.Config
+	slot, err := p.Float(policy, "slot", cora.DefaultSlot)
+	if err != nil {
+		return c, err
+	}
+	if !(slot > 0) || math.IsInf(slot, 0) {
+		return c, &ParamError{Policy: policy, Key: "slot", Msg: fmt.Sprintf("must be a number of seconds > 0, got %g", slot)}
+	}
+	ms, err := p.Int(policy, "max_slots", cora.DefaultMaxSlots, 1)
+	if err != nil {
+		return c, err
+	}
+	c.Slot, c.MaxSlots = slot, ms
+	return c, nil
+}
+
+// rushParams reads RUSH's keys: the slotted shape, theta ∈ (0, 1), delta > 0, bins ≥ 2,
+// estimator (gaussian or impulse) and min_samples ≥ 1.
+func rushParams(policy string, p Params) (rush.Config, error) {
+	var c rush.Config
+	if err := p.Only(policy, "theta", "delta", "bins", "estimator", "min_samples", "slot", "max_slots"); err != nil {
+		return c, err
+	}
+	var err error
+	if c.Config, err = slotted(policy, p); err != nil {
+		return c, err
+	}
+	if c.Theta, err = p.Float(policy, "theta", rush.DefaultTheta); err != nil {
+		return c, err
+	}
+	if !(c.Theta > 0 && c.Theta < 1) {
+		return c, &ParamError{Policy: policy, Key: "theta", Msg: fmt.Sprintf("must be in (0, 1), got %g", c.Theta)}
+	}
+	if c.Delta, err = p.Float(policy, "delta", rush.DefaultDelta); err != nil {
+		return c, err
+	}
+	// δ = 0 would be read as "the default" by rush.Config; the sweep asks for a real budget.
+	if !(c.Delta > 0) || math.IsInf(c.Delta, 0) {
+		return c, &ParamError{Policy: policy, Key: "delta", Msg: fmt.Sprintf("must be a KL budget > 0, got %g", c.Delta)}
+	}
+	if c.Bins, err = p.Int(policy, "bins", rush.DefaultBins, 2); err != nil {
+		return c, err
+	}
+	if c.MinSamples, err = p.Int(policy, "min_samples", rush.DefaultMinSamples, 1); err != nil {
+		return c, err
+	}
+	if c.Estimator, err = p.String(policy, "estimator", rs.EstimatorGaussian); err != nil {
+		return c, err
+	}
+	if c.Estimator != rs.EstimatorGaussian && c.Estimator != rs.EstimatorImpulse {
+		return c, &ParamError{Policy: policy, Key: "estimator", Msg: fmt.Sprintf("must be %q or %q, got %q", rs.EstimatorGaussian, rs.EstimatorImpulse, c.Estimator)}
+	}
+	return c, nil
+}
+
+// Int returns the integer under key (a JSON number with no fraction, ≥ lo), or def when
+// the key is absent.
+func (p Params) Int(policy, key string, def, lo int) (int, error) {
+	if _, ok := p[key]; !ok {
+		return def, nil
+	}
+	f, err := p.Float(policy, key, 0)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || f < float64(lo) || f > 1<<30 {
+		return 0, &ParamError{Policy: policy, Key: key, Msg: fmt.Sprintf("must be an integer in [%d, %d], got %g", lo, 1<<30, f)}
+	}
+	return int(f), nil
+}
+
+// String returns the string under key, or def when the key is absent.
+func (p Params) String(policy, key, def string) (string, error) {
+	v, ok := p[key]
+	if !ok {
+		return def, nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return "", &ParamError{Policy: policy, Key: key, Msg: fmt.Sprintf("must be a string, got %T", v)}
+	}
+	return s, nil
+}
