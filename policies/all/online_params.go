@@ -20,7 +20,7 @@ func init() {
 	parameterized["cora"] = slottedPolicy("cora", func(c cora.Config) policies.Policy { return cora.New(c) })
 	parameterized["oracle"] = slottedPolicy("oracle", func(c cora.Config) policies.Policy { return oracle.New(c) })
 	parameterized["cora-final"] = func(p Params) (policies.Policy, error) {
-		if err := p.Only("cora-final", "slot", "max_slots", "backend"); err != nil {
+		if err := p.Only("cora-final", "slot", "max_slots", "interval", "backend"); err != nil {
 			return nil, err
 		}
 		c, err := slotted("cora-final", p)
@@ -63,10 +63,11 @@ func rushPolicy(name string, mk func(rush.Config) policies.Policy) func(Params) 
 	}
 }
 
-// slottedParams reads the slotted problem's shape: slot (seconds, > 0) and max_slots
-// (an integer ≥ 1), the only keys cora and oracle take.
+// slottedParams reads the slotted problem's shape: slot (seconds, > 0), max_slots
+// (an integer ≥ 1) and interval (seconds ≥ 0 between plans triggered by task finishes
+// alone, cora.Config.Interval), the only keys cora and oracle take.
 func slottedParams(policy string, p Params) (cora.Config, error) {
-	if err := p.Only(policy, "slot", "max_slots"); err != nil {
+	if err := p.Only(policy, "slot", "max_slots", "interval"); err != nil {
 		return cora.Config{}, err
 	}
 	return slotted(policy, p)
@@ -85,7 +86,14 @@ func slotted(policy string, p Params) (cora.Config, error) {
 	if err != nil {
 		return c, err
 	}
-	c.Slot, c.MaxSlots = slot, ms
+	iv, err := p.Float(policy, "interval", 0)
+	if err != nil {
+		return c, err
+	}
+	if !(iv >= 0) || math.IsInf(iv, 0) {
+		return c, &ParamError{Policy: policy, Key: "interval", Msg: fmt.Sprintf("must be a number of seconds ≥ 0, got %g", iv)}
+	}
+	c.Slot, c.MaxSlots, c.Interval = slot, ms, iv
 	return c, nil
 }
 
@@ -93,7 +101,7 @@ func slotted(policy string, p Params) (cora.Config, error) {
 // estimator (gaussian or impulse) and min_samples ≥ 1.
 func rushParams(policy string, p Params) (rush.Config, error) {
 	var c rush.Config
-	if err := p.Only(policy, "theta", "delta", "bins", "estimator", "min_samples", "slot", "max_slots"); err != nil {
+	if err := p.Only(policy, "theta", "delta", "bins", "estimator", "min_samples", "slot", "max_slots", "interval"); err != nil {
 		return c, err
 	}
 	var err error

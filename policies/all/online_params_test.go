@@ -15,7 +15,7 @@ import (
 func TestOnlineParams(t *testing.T) {
 	good := map[string]Params{
 		"cora":       {"slot": 30.0, "max_slots": 64.0},
-		"oracle":     {"slot": 120.0},
+		"oracle":     {"slot": 120.0, "interval": 600.0},
 		"cora-final": {"slot": 60.0, "max_slots": 100.0, "backend": "simplex"},
 		"rush": {"theta": 0.8, "delta": 1.5, "bins": 64.0, "estimator": "impulse", "min_samples": 25.0,
 			"slot": 60.0, "max_slots": 128.0},
@@ -39,6 +39,8 @@ func TestOnlineParams(t *testing.T) {
 		{"cora", Params{"slot": "60"}, "slot"},
 		{"cora", Params{"max_slots": 2.5}, "max_slots"},
 		{"cora", Params{"max_slots": 0.0}, "max_slots"},
+		{"cora", Params{"interval": -1.0}, "interval"},
+		{"rush", Params{"interval": "10m"}, "interval"},
 		{"cora", Params{"delta": 0.7}, "delta"},
 		{"oracle", Params{"backend": "simplex"}, "backend"},
 		{"cora-final", Params{"backend": "no-such-lp"}, "backend"},
@@ -91,7 +93,8 @@ func TestOnlineParamsReachPolicy(t *testing.T) {
 		name            string
 		defaults, other Params
 	}{
-		{"cora", Params{"slot": 60.0, "max_slots": 256.0}, Params{"slot": 600.0}},
+		{"cora", Params{"slot": 60.0, "max_slots": 256.0, "interval": 0.0}, Params{"slot": 600.0}},
+		{"cora", nil, Params{"interval": 600.0}},
 		{"rush", Params{"theta": 0.9, "delta": 0.7, "bins": 256.0, "estimator": "gaussian", "min_samples": 10.0},
 			Params{"estimator": "impulse", "min_samples": 1.0, "slot": 600.0}},
 	} {

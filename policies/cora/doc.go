@@ -32,13 +32,27 @@
 //     chosen LP backend — what the paper ran (with Mosek). Its schedule is the LP's
 //     rounded x; a fractional x, a numerics refusal or a solver failure is a fallback.
 //
+// # Planning on ln U
+//
+// cora and the oracle plan on ln U_j for sigmoid utilities (PlanUtility, LogSigmoid);
+// cora-final keeps U, its LP's objective weights. ln is strictly increasing, so the
+// lexmax of the sorted vector is the same on the reals; in float64, U rounds to 0 once
+// μ(t−d) > 709.78, and on a 1,000-job decision instant 747 late jobs tied at that 0,
+// stalled the sweep and sent the instant to the layered engine (0.5 s, and the keep
+// rule's unproven answer); on ln U the same instant is one sweep, proven exact
+// (policies/all.TestDecisionStaysOnTheSweep; TestLogPlanIsTheLexmax checks the two
+// plans agree wherever U does not underflow).
+//
 // # Failures and reuse
 //
 // A plan that cannot be built (a pool with demand and no capacity) or solved keeps the
 // previous targets (they persist in the container-assignment unit) and counts one
 // fallback (Fallbacks); a run never stops on a solver error. No wall-clock limit is set
 // on the solves, so the fallback count, like everything else outside the engine's timing,
-// is a function of the workload and the seed. Between re-solves the policy reuses its
-// buffers and one solve.Registry; onion peeling's own backward sweep costs O(n log n + T)
-// per event, which is what keeps the decision time small without a warm start.
+// is a function of the workload and the seed. Config.Interval (default 0: every
+// instant, as the paper) lets task finishes re-plan at most once per interval; the
+// instants it skips keep their targets and are counted ("skipped"). Between re-solves
+// the policy reuses one solve.Registry; onion peeling's backward sweep costs
+// O(n log n + T) per instant once no spurious ties stall it, which is what keeps the
+// decision time small without a warm start.
 package cora

@@ -27,10 +27,10 @@ type Config struct {
 	// MaxSlots bounds the horizon; past it the slot is lengthened (0: DefaultMaxSlots).
 	MaxSlots int
 	// Budget is onion peeling's stall-branch budget (solve.Request.Budget). 0 means
-	// NoBranching: with hundreds of jobs whose sigmoid utilities underflow to the same 0,
-	// layers stall and exploring every choice costs minutes per decision; an online plan
-	// redone at the next event takes the keep rule's answer instead (exact: false).
-	// Set it positive to branch.
+	// NoBranching: where genuine ties stall a layer (equal jobs, utilities flat at 0
+	// such as a hard budget's), exploring every choice can cost minutes per decision;
+	// an online plan redone at the next event takes the keep rule's answer instead
+	// (exact: false). Set it positive to branch.
 	Budget int
 	// Interval is the shortest time in seconds between two plans triggered by task
 	// finishes alone; an arrival, a job finish, a rejection or a capacity step always

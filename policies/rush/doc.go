@@ -31,15 +31,19 @@
 // deterministically: it is one task already under way, not a draw. A job whose η rounds to
 // nothing keeps one unit (it has not finished). The reference of the pending tasks only
 // changes when a task of the job starts or finishes, so η is cached per job and pool on
-// (stage, pending tasks, finished tasks, slot length) — the reuse that keeps the decision
-// time flat in the number of jobs whose state did not change.
+// (stage, pending tasks, finished tasks, slot length), a few slot lengths deep (an
+// instant whose horizon exceeds Config.MaxSlots tries the default slot, then a longer
+// one) — the reuse that keeps the decision time flat in the number of jobs whose state
+// did not change.
 //
 // # TAS and the mapping, per pool
 //
 // RS is single-resource (RUSH apportions one kind of container), so each pool is planned
 // on its own: TAS over the jobs with work on it, capacity the pool's capacity now in
 // every slot, the horizon the fewest slots that hold Σ η (as policies/cora; longer slots
-// past Config.MaxSlots), utilities U_j(now + t·s − arrival) (cora.Shift), and R_j (task
+// past Config.MaxSlots), utilities U_j(now + t·s − arrival) (cora.PlanUtility: `rush`
+// plans on ln U for sigmoids, as policies/cora explains; `rush-alg3` on U, whose values
+// Alg. 3's Δ-bisection works in), and R_j (task
 // slots) the job's current mean task runtime in slots, rounded, at least 1. TAS is
 // solved through the solve package (formulation tas): method "onion" (exact) for `rush`,
 // method "alg3" (RUSH's Alg. 3 exactly as printed) for `rush-alg3`. Alg. 4
@@ -53,5 +57,6 @@
 // deadline, ties by index, takes what is left of the slot up to its η) — exactly EDF's
 // first slot — and the mapping is skipped. Such instants are counted
 // (Counts()["alg3_infeasible"]); they are not fallbacks. Any other failure keeps the
-// previous targets and counts a fallback (Fallbacks), as in policies/cora.
+// previous targets and counts a fallback (Fallbacks), as in policies/cora; so does
+// Config.Interval.
 package rush
