@@ -164,6 +164,7 @@ func (s *Sweep) Run(ctx context.Context, opt RunOptions, emit func(*Record) erro
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, max(len(cells), 1))
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -236,5 +237,8 @@ func (s *Sweep) Run(ctx context.Context, opt RunOptions, emit func(*Record) erro
 		}
 		return fmt.Errorf("sweep: %d of %d cells did not finish", len(cells)-next, len(cells))
 	}
-	return nil
+	// Cells that finished before the caller cancelled are emitted (nothing computed is
+	// lost), and the caller still learns the run was cancelled, even when every cell
+	// happened to be done by then.
+	return parent.Err()
 }

@@ -301,7 +301,9 @@ func TestRunStopsOnCancel(t *testing.T) {
 		}
 		return nil
 	})
-	if !errors.Is(err, context.Canceled) || n < 3 || n >= s.NumCells() {
+	// Cells already finished when the cancel lands are still emitted, in order (a
+	// fast machine may finish all of them); the cancel is reported either way.
+	if !errors.Is(err, context.Canceled) || n < 3 || n > s.NumCells() {
 		t.Fatalf("err %v after %d records", err, n)
 	}
 }
