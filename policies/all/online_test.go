@@ -80,7 +80,7 @@ func newPolicy(t *testing.T, name string, cfg cora.Config) policies.Policy {
 // runComplete runs every named policy on w: every job completes, the simulator's
 // invariants hold, the exact planners never fall back, and no policy's sorted
 // utilities beat the proven bound.
-func runComplete(t *testing.T, w *workload.Workload, seed uint64, names []string, cfg cora.Config, boundSlot float64) {
+func runComplete(t *testing.T, w *workload.Workload, seed uint64, names []string, cfg cora.Config, boundSlot float64) []*sim.Metrics {
 	ctx := context.Background()
 	var runs []*sim.Metrics
 	until := 0.0
@@ -110,7 +110,7 @@ func runComplete(t *testing.T, w *workload.Workload, seed uint64, names []string
 		runs = append(runs, sim.Summarize(w, r))
 	}
 	if boundSlot == 0 {
-		return
+		return runs
 	}
 	b, err := sim.Bound(ctx, w, seed, boundSlot, until)
 	if err != nil {
@@ -124,6 +124,7 @@ func runComplete(t *testing.T, w *workload.Workload, seed uint64, names []string
 			t.Errorf("%s beats the bound: min %g > %g", m.Name, m.MinUtility, b.MinUtility)
 		}
 	}
+	return runs
 }
 
 // TestOnlinePoliciesComplete runs every online planner and RDS on the 100-job
@@ -150,7 +151,9 @@ func TestOnlinePoliciesComplete(t *testing.T) {
 
 // TestRDSFamilyEveryEvent runs the per-event planners on the rds family as the papers
 // trigger them — a plan at every task finish, 60 s slots — on one seed (cora-final,
-// hours at that rate, runs with Interval in TestOnlinePoliciesComplete only).
+// hours at that rate, runs with Interval in TestOnlinePoliciesComplete only), beside
+// RDS, and pins the README's finding: on rds.txt's own metric (eq. 1's deadline-miss
+// penalty) exact CORA re-planned on the RDS utilities, and the oracle, are below RDS.
 func TestRDSFamilyEveryEvent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: ~30 s of planning at every one of ~73,000 task finishes")
@@ -159,7 +162,17 @@ func TestRDSFamilyEveryEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runComplete(t, w, 1, []string{"cora", "rush", "rush-alg3", "oracle"}, cora.Config{}, 0)
+	runs := runComplete(t, w, 1, []string{"cora", "rush", "rush-alg3", "oracle", "rds"}, cora.Config{}, 0)
+	penalty := map[string]float64{}
+	for _, m := range runs {
+		penalty[m.Name] = m.DeadlineMissPenalty
+	}
+	t.Logf("miss penalty: %v", penalty)
+	for _, name := range []string{"cora", "oracle"} {
+		if !(penalty[name] < penalty["rds"]) {
+			t.Errorf("%s's miss penalty %.4g is not below rds's %.4g (README, RDS section)", name, penalty[name], penalty["rds"])
+		}
+	}
 }
 
 // TestIntervalSkipsOnlyTaskFinishes: with an interval, a planner re-plans at every
