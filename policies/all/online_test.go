@@ -158,6 +158,7 @@ func TestRDSFamilyEveryEvent(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: ~30 s of planning at every one of ~73,000 task finishes")
 	}
+	t.Parallel()
 	w, err := workload.RDSWorkload(100, 1)
 	if err != nil {
 		t.Fatal(err)
