@@ -24,12 +24,59 @@ import (
 // The same (n, capped, seed) always gives the same instance. It fails when n < 1 or when
 // the draw is not a valid instance.
 func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
+	return arrivals(n, arrivalsShape{capped: capped, load: 0.9, decaySpan: 0.45}, seed)
+}
+
+// SteepArrivals is Arrivals' shape at 95% load with decays ~ U[0.05, 2) and no caps:
+// issue 29's tie family. With decays that steep a sigmoid p/(1+e^{μ(t−d)}) rounds to
+// exactly 0 in float64 once μ(t−d) > 709.78, which happens for late jobs on long
+// horizons; planned on U those jobs tie, on ln U (sched.LogUtility) they do not.
+// Where the draw does not fit in T slots (small n: the demand is random), the horizon
+// is lengthened at capacity C until it does.
+func SteepArrivals(n int, seed uint64) (*sched.Instance, error) {
+	return arrivals(n, arrivalsShape{load: 0.95, decaySpan: 1.95, kind: "arrivals-steep", stretch: true}, seed)
+}
+
+type arrivalsShape struct {
+	capped bool
+	load   float64
+	// decaySpan is the width of the decay's range [0.05, 0.05 + decaySpan), written
+	// out so that Arrivals draws exactly what it always drew.
+	decaySpan float64
+	kind      string // the name's prefix; "" for Arrivals' own
+	// stretch lengthens the horizon (at capacity C) where the draw does not fit in T:
+	// at 95% load the demand drawn often exceeds the capacity of short horizons.
+	stretch bool
+}
+
+// stretchToFit lengthens in's horizon, at capacity C per slot, to the smallest that
+// holds every job: max over a of a − 1 + ⌈(demand released in slot a or later)/C⌉
+// (Horn's windows [a, T] on one resource of constant capacity).
+func stretchToFit(in *sched.Instance, C int) {
+	T := in.Horizon
+	byRelease := make([]int64, T+2)
+	for _, j := range in.Jobs {
+		byRelease[j.Release] += int64(j.Demand[0])
+	}
+	need, suffix := T, int64(0)
+	for a := T; a >= 1; a-- {
+		suffix += byRelease[a]
+		need = max(need, a-1+int((suffix+int64(C)-1)/int64(C)))
+	}
+	for range need - T {
+		in.Resources[0].Capacity = append(in.Resources[0].Capacity, C)
+	}
+	in.Horizon = need
+}
+
+func arrivals(n int, shape arrivalsShape, seed uint64) (*sched.Instance, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("workload: arrivals instance with %d jobs: need at least 1", n)
 	}
+	capped := shape.capped
 	T := max(200, n/10)
 	C := max(1, n/20)
-	m := max(1, int(0.9*float64(C)*float64(T)/float64(n)+0.5))
+	m := max(1, int(shape.load*float64(C)*float64(T)/float64(n)+0.5))
 	rng := rand.New(rand.NewPCG(seed, 0x61727276))
 	capacity := make([]int, T)
 	for s := range capacity {
@@ -38,6 +85,9 @@ func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
 	kind := "arrivals"
 	if capped {
 		kind = "arrivals-capped"
+	}
+	if shape.kind != "" {
+		kind = shape.kind
 	}
 	in := &sched.Instance{Name: fmt.Sprintf("%s-%d-%d", kind, n, seed), Horizon: T, HorizonSource: "file",
 		Resources: []sched.Resource{{Name: "containers", Capacity: capacity}}}
@@ -50,7 +100,7 @@ func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
 			Utility: sched.Sigmoid{
 				Priority: 1 + 4*rng.Float64(),
 				Deadline: float64(r) + float64(T/2)*rng.Float64(),
-				Decay:    0.05 + 0.45*rng.Float64(),
+				Decay:    0.05 + shape.decaySpan*rng.Float64(),
 			},
 		}
 		if capped {
@@ -58,6 +108,9 @@ func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
 			j.MaxParallel = (d + dur - 1) / dur
 		}
 		in.Jobs[i] = j
+	}
+	if shape.stretch {
+		stretchToFit(in, C)
 	}
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("workload: generated arrivals instance: %w", err)

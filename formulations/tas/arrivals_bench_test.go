@@ -16,9 +16,13 @@ import (
 type arrivalsCase struct {
 	n      int
 	capped bool
+	steep  bool // workload.SteepArrivals instead
 }
 
 func (c arrivalsCase) name() string {
+	if c.steep {
+		return fmt.Sprintf("steep/N=%d", c.n)
+	}
 	if c.capped {
 		return fmt.Sprintf("release-maxpar/N=%d", c.n)
 	}
@@ -30,6 +34,9 @@ func (c arrivalsCase) name() string {
 // cores), cpu-ns/op: this process's CPU time per run.
 func runArrivals(b *testing.B, c arrivalsCase, opts tas.Options) *tas.Result {
 	in, err := workload.Arrivals(c.n, c.capped, 1)
+	if c.steep {
+		in, err = workload.SteepArrivals(c.n, 1)
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +65,7 @@ func BenchmarkOnionPeelArrivals(b *testing.B) {
 			if capped && n > 10000 {
 				continue
 			}
-			c := arrivalsCase{n, capped}
+			c := arrivalsCase{n: n, capped: capped}
 			b.Run(c.name(), func(b *testing.B) {
 				res := runArrivals(b, c, tas.Options{})
 				if res.Stats.Engine == "layers" {
@@ -76,7 +83,31 @@ func BenchmarkOnionPeelArrivals(b *testing.B) {
 // at sizes it finishes in seconds: the ratio to BenchmarkOnionPeelArrivals in the same
 // run is what the fast engines buy.
 func BenchmarkLayeredArrivals(b *testing.B) {
-	for _, c := range []arrivalsCase{{1000, false}, {200, true}} {
+	for _, c := range []arrivalsCase{{n: 1000}, {n: 200, capped: true}} {
 		b.Run(c.name(), func(b *testing.B) { runArrivals(b, c, tas.Options{Layered: true}) })
 	}
+}
+
+// BenchmarkOnionPeelSteep times OnionPeel on issue 29's tie family
+// (workload.SteepArrivals: 95% load, decays up to 2, releases over the first half) at
+// 10³–10⁵ jobs, peeled on ln U as OnionPeel does by default, and at 10³ jobs on U as
+// given (Options.AsGiven), where late sigmoids underflow to tied zeros and the
+// instance goes to the layered engine. It fails if the log-domain peeling left the
+// sweep.
+func BenchmarkOnionPeelSteep(b *testing.B) {
+	for _, n := range []int{1000, 2000, 5000, 10000, 20000, 50000, 100000} {
+		c := arrivalsCase{n: n, steep: true}
+		b.Run(c.name(), func(b *testing.B) {
+			res := runArrivals(b, c, tas.Options{})
+			if res.Stats.Engine != "sweep" || res.Stats.HandOver != "" || res.Stats.Domain != "log" || !res.Exact {
+				b.Fatalf("engine %s, domain %q, hand-over %q, exact %v", res.Stats.Engine, res.Stats.Domain, res.Stats.HandOver, res.Exact)
+			}
+			b.ReportMetric(float64(res.Stats.Evaluations), "evals")
+		})
+	}
+	c := arrivalsCase{n: 1000, steep: true}
+	b.Run("as-given/"+c.name(), func(b *testing.B) {
+		res := runArrivals(b, c, tas.Options{AsGiven: true})
+		b.ReportMetric(float64(res.Stats.Stalls), "stalls")
+	})
 }

@@ -27,6 +27,11 @@ type Options struct {
 	// Layered runs the layered engine even where a faster engine applies: the reference
 	// the fast engines are tested and benchmarked against. The result is the same.
 	Layered bool
+	// AsGiven peels on the utilities exactly as their At methods return them, even
+	// where a sigmoid underflows to a 0 that ties it with others and its logarithm
+	// (sched.LogUtility) would keep them apart (see the package documentation, "Ties
+	// at 0 from underflow"). It is the reference for what that changes.
+	AsGiven bool
 }
 
 // Result is the lexicographically max-min optimal completion of every job.
@@ -38,7 +43,9 @@ type Result struct {
 	Schedule *sched.Schedule
 	// Deadlines[j] is job j's target completion slot: the latest slot at its level.
 	Deadlines []int
-	// Levels[j] = U_j(Deadlines[j]), the level job j was peeled at.
+	// Levels[j] = U_j(Deadlines[j]), the level job j was peeled at. When the peeling
+	// ordered underflowed utilities by their logarithms (Stats.Domain "log"), jobs of
+	// different layers may share the level 0 here: their ln U differ.
 	Levels []float64
 	// Layers groups the jobs by level, lowest first.
 	Layers []Layer
@@ -56,6 +63,10 @@ type Layer struct {
 
 // Stats says how a Result was computed.
 type Stats struct {
+	// Domain is "log" when the engines ordered the utilities that underflow to 0 by
+	// their logarithms (some job's utility offers one, sched.LogUtility, none is
+	// negative, and Options.AsGiven was not set), else "".
+	Domain string
 	// Engine is "sweep" (the backward boundary sweep), "events" (the level-ordered
 	// engine for parallelism caps) or "layers" (one bisection per layer). Oracle is the
 	// feasibility test: for the sweep "" (eq. 12) or "windows" (Horn's condition, with
@@ -98,9 +109,20 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 		budget = DefaultMaxBranches
 	}
 	var st Stats
+	if !opts.AsGiven && p.useUnderflowLogs() {
+		st.Domain = "log"
+	}
 	out, err := peel(ctx, p, budget, opts.Layered, &st)
 	if err != nil {
 		return nil, err
+	}
+	if p.logs {
+		// The engines' levels are keys (ln U below the underflow); report U itself.
+		lv := make([]float64, p.n)
+		for j := range lv {
+			lv[j] = p.values.at(j, out.deadline[j])
+		}
+		out = &outcome{deadline: out.deadline, level: lv, exact: out.exact}
 	}
 	res := &Result{Deadlines: out.deadline, Levels: out.level, Exact: out.exact, Stats: st}
 	res.Layers = groupLayers(out.level)

@@ -280,7 +280,8 @@ func TestOnlyOracleIsClairvoyant(t *testing.T) {
 }
 
 // TestDecisionStaysOnTheSweep pins why the 1,000-job decision is milliseconds: on the
-// benchmark's decision instant, planning on U (as float64) makes hundreds of late jobs
+// benchmark's decision instant, planning on U (as float64, peeled as given: OnionPeel
+// would otherwise take a sigmoid's logarithm itself) makes hundreds of late jobs
 // tie at an underflowed 0 and hands the instant to the layered engine; planning on
 // ln U (cora.PlanUtility) does not, and the answer is proven exact.
 func TestDecisionStaysOnTheSweep(t *testing.T) {
@@ -290,7 +291,7 @@ func TestDecisionStaysOnTheSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: cora.NoBranching})
+		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: cora.NoBranching, AsGiven: !log})
 		if err != nil {
 			t.Fatal(err)
 		}
