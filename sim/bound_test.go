@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -60,7 +61,7 @@ func TestBoundCapacityWindow(t *testing.T) {
 	if r.Jobs[0].Completion != 3 {
 		t.Fatalf("completion %g", r.Jobs[0].Completion)
 	}
-	b, err := sim.Bound(context.Background(), w, 1, 1, r.Makespan)
+	b, err := sim.BoundWith(context.Background(), w, 1, 1, r.Makespan, sim.BoundOptions{NoEarliestCompletion: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,5 +70,13 @@ func TestBoundCapacityWindow(t *testing.T) {
 	// they would spill to slot 7, credited at t = 6: 14).
 	if diff := cmp.Diff([]float64{18}, b.SortedUtilities); diff != "" {
 		t.Fatal(diff)
+	}
+	// With the earliest completion (a 3 s task cannot finish before t = 3) the credit
+	// is at t = 3 (less a margin of 1e-9 relative for float error): 17, what FIFO gets.
+	if b, err = sim.Bound(context.Background(), w, 1, 1, r.Makespan); err != nil {
+		t.Fatal(err)
+	}
+	if u := b.SortedUtilities; len(u) != 1 || math.Abs(u[0]-17) > 1e-8 || u[0] < 17 {
+		t.Fatalf("bound %v, want 17 (plus the margin)", u)
 	}
 }

@@ -45,11 +45,13 @@
 // sorted utilities exceed lexicographically. The relaxation: cut time into slots of s
 // seconds, slot t = [(t−1)s, ts). Give job i the demand η_ip = ⌊W_ip / s⌋ slot-units
 // per pool p, where W_ip is its true work on p in slot-seconds at the fastest speed of
-// p's workers; let it use slots from its arrival's slot on; give pool p in slot t the
+// p's workers; let it use slots from the slot of its start S_i on (its arrival, or
+// later when it waits for `after` jobs: see Tightenings); give pool p in slot t the
 // capacity C_pt = the largest capacity of p during [(t−1)s − R_p, ts), R_p the longest
 // a task can hold a slot of p (its runtime at the slowest speed; unbounded when a stage
 // on p has slow start, since its tasks may wait); credit job i completing in slot t
-// with its utility at the *start* of the slot, (t−1)s − arrival (at least 0); drop the
+// with its utility at max((t−1)s, ρ_i) − a_i (at least 0), ρ_i the earliest it can
+// complete (see Tightenings; ρ_i = a_i without them: the slot's start); drop the
 // stage order, `after` edges and the unit-task structure. Claim: any run maps to a
 // feasible integral point of this relaxation in which every job's utility is at least
 // its simulated one. Proof: let b_ipt be the slot-seconds job i's tasks occupy in pool
@@ -57,21 +59,55 @@
 // under slow start, occupies longer), so x_ipt = b_ipt / s meets η_ip. (2) At any
 // instant τ the running tasks of p were all running at the latest start σ among them,
 // when fewer than cap(σ) ran; so at most cap(σ) run at τ, with σ ∈ [τ − R_p, τ]: hence
-// Σ_i b_ipt ≤ C_pt·s. (3) Job i occupies nothing before its arrival, nor after its
-// completion c, which lies in slot ⌈c/s⌉ (its last busy instant does), and the start of
-// that slot is ≤ c, so the credited utility is ≥ U_i(c − a_i) because utilities never
-// increase. x is a feasible fractional flow of the bipartite network job → (slot, pool)
-// with integral capacities, so an integral x with the same supports exists (flow
-// integrality) and the job's completion slot does not move later. A rejected job earns
-// UtilityNever, which is ≤ what the relaxation credits it at any slot, and the horizon
-// is long enough for its work to fit after every other job. Hence the relaxation's
-// lexmax — computed exactly by formulations/tas.OnionPeel with release times — is
-// lexicographically at least every run's sorted utility vector. It tightens as s
-// shrinks (finer slots, earlier credited times, smaller rounding); how close an
-// achievable schedule comes is what a clairvoyant policy shows.
+// Σ_i b_ipt ≤ C_pt·s. (3) Job i occupies nothing before its start S_i, so nothing in a
+// slot ending at or before S_i, nor anything after its completion c, which lies in slot
+// ⌈c/s⌉ (its last busy instant does); c ≥ (t−1)s for that slot and c ≥ ρ_i, so the
+// credited utility is ≥ U_i(c − a_i) because utilities never increase. x is a feasible
+// fractional flow of the bipartite network job → (slot, pool) with integral capacities,
+// so an integral x with the same supports exists (flow integrality) and the job's
+// completion slot does not move later. A rejected job earns UtilityNever, which is ≤
+// what the relaxation credits it at any slot, and the horizon is long enough for its
+// work to fit after every other job (a release past the last run's end is moved back
+// to it, which only loosens). Hence the relaxation's lexmax — computed exactly by
+// formulations/tas.OnionPeel with release times — is lexicographically at least every
+// run's sorted utility vector. It tightens as s shrinks (finer slots, earlier credited
+// times, smaller rounding); how close an achievable schedule comes is what a
+// clairvoyant policy shows.
 //
 // Jobs whose demand rounds to 0 in every pool cannot go into the TAS instance (a job
-// must demand something); they get U_i at response 0, the most any schedule can give
-// them, and are merged into the sorted vector — merging a fixed multiset into two
+// must demand something); they get U_i at response ρ_i − a_i, the most any schedule can
+// give them, and are merged into the sorted vector — merging a fixed multiset into two
 // sorted vectors preserves their lexicographic order.
+//
+// # Tightenings (issue 29)
+//
+// Both are on by default; BoundOptions turns each off, to measure what it buys.
+//
+//   - Earliest completion. A job's stages run in order, so it cannot complete before
+//     ρ_i, the end of its critical path at the fastest speed: stage k takes at least
+//     D_k = max(its longest task / v_p, its work / V_p) (v_p the fastest speed on its
+//     pool, V_p the sum of the speeds of the pool's slots) and starts after the previous
+//     stage ends, or under slow start after ⌈f·n⌉ of the previous stage's tasks could
+//     have finished (criticalPaths gives the recurrence and its proof). Credit at
+//     max((t−1)s, ρ_i) instead of (t−1)s keeps step (3). ρ_i is lowered by 1e-9
+//     relative, so the simulator's own float sums, taken in another order, never land
+//     below it.
+//   - Release after `after` jobs. A job's tasks start only once every job in its
+//     `after` list has completed, each no earlier than its own ρ; so S_i is the latest
+//     of those and its arrival, and step (3) holds from S_i.
+//
+// On the generated 100-job families at 60 s slots the earliest completion moves the
+// bound most (cora: lexmax min 0.660 → 0.103, sum of the vector 225.4 → 201.3; rush:
+// sum 216.7 → 185.8); README, "The offline bound", lists the families with the command.
+//
+// # At trace scale
+//
+// The relaxation is built in compact form: demands, releases and per-slot capacities,
+// and each job's utility as a function of its completion slot evaluated when the
+// solver asks for it (the same family at a shifted, scaled argument), never tabulated,
+// so its memory is O(jobs + slots) and its only limit is sched.MaxHorizon slots. Where
+// a sigmoid underflows to 0 in float64 the solver orders the tied jobs by ln U
+// (formulations/tas, "Ties at 0 from underflow"): the bound is then the lexmax in the
+// order of U in which float zeros are ordered by their real values, and every run's
+// vector is below it in that order — the order of U wherever no utility underflows.
 package sim
