@@ -53,3 +53,58 @@ func (u LogSigmoid) Of(x float64) float64 {
 
 func (LogSigmoid) Type() string         { return "log-sigmoid" }
 func (u LogSigmoid) NamedSlot() float64 { return u.Deadline }
+
+// UnderflowKeys returns, per job, the key onion peeling orders the utilities by: U
+// itself where U > 0; where a utility with a logarithm (LogUtility) rounds to exactly 0
+// in float64, its logarithm (a number below −707, finite and strictly decreasing
+// however late the slot); where a utility is exactly 0 for real (a step or RDS job past
+// its deadline), one value below every such logarithm over slots 1..in.Horizon. The
+// key is a non-decreasing function of the real utility equal to U above 0, so it orders
+// as U does except that jobs float64 ties at 0 are ordered by their real values. ok is
+// false — and keys nil — when no job offers a logarithm (the keys would be U) or some
+// utility is negative at the horizon (it would have to sort below the logarithms).
+func UnderflowKeys(in *Instance) (keys []Utility, ok bool) {
+	T := in.Horizon
+	logs := make([]Utility, len(in.Jobs))
+	floor, any := -1000.0, false
+	for j := range in.Jobs {
+		u := in.Jobs[j].Utility
+		if !(u.At(T) >= 0) {
+			return nil, false
+		}
+		if lu, isLog := u.(LogUtility); isLog {
+			if l, has := lu.Log(); has {
+				logs[j], any = l, true
+				floor = min(floor, l.At(T))
+			}
+		}
+	}
+	if !any || !(floor > math.Inf(-1)) {
+		return nil, false
+	}
+	zero := math.Nextafter(floor, math.Inf(-1))
+	keys = make([]Utility, len(in.Jobs))
+	for j := range in.Jobs {
+		keys[j] = underflowKey{u: in.Jobs[j].Utility, log: logs[j], zero: zero}
+	}
+	return keys, true
+}
+
+// underflowKey is U where it is positive; where it is 0, ln U when the utility has a
+// logarithm, else zero (below every logarithm in the instance).
+type underflowKey struct {
+	u, log Utility
+	zero   float64
+}
+
+func (k underflowKey) At(t int) float64 {
+	if v := k.u.At(t); v > 0 {
+		return v
+	}
+	if k.log != nil {
+		return k.log.At(t)
+	}
+	return k.zero
+}
+
+func (underflowKey) Type() string { return "underflow-key" }

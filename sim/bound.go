@@ -33,6 +33,12 @@ type BoundResult struct {
 	// need it, so the horizon has no room for a rejected job's work after every run:
 	// the bound then holds only for runs that reject nothing.
 	CoversRejections bool `json:"covers_rejections"`
+	// SumBound is the bound on a run's sum of utilities (sum_gap compares against it):
+	// the optimum of the relaxation's transportation problem, each job's utility spread
+	// over its units (see the package doc, "The bound on the sum"), or with
+	// SumBoundMethod "alone" the sum of every job's best utility from its release on.
+	SumBound       float64 `json:"sum_bound"`
+	SumBoundMethod string  `json:"sum_bound_method"`
 }
 
 // BoundOptions choose the relaxation's tightenings; the zero value is the tightest.
@@ -48,6 +54,9 @@ type BoundOptions struct {
 	// NoAfterRelease lets a job use slots from its arrival on, instead of from the
 	// earliest completion of the jobs in its `after` list.
 	NoAfterRelease bool
+	// NoStageCaps lets the sum bound give a job any number of slot-units of a pool in a
+	// slot, instead of at most the tasks its stages on that pool can run at once.
+	NoStageCaps bool
 }
 
 // Bound computes the offline bound of w's trace under seed with slots of s seconds,
@@ -67,6 +76,10 @@ func BoundWith(ctx context.Context, w *workload.Workload, seed uint64, s, until 
 	}
 	res := &BoundResult{SlotSeconds: s, Slots: rx.in.Horizon, Method: "onion-peel (formulations/tas, release times)", Exact: true, CoversRejections: rx.covers}
 	levels := slices.Clone(rx.fixed)
+	for _, u := range rx.fixed {
+		res.SumBound += u
+	}
+	res.SumBoundMethod = "transportation"
 	if len(rx.in.Jobs) > 0 {
 		lv, exact, err := lexmax(ctx, rx.in)
 		if err != nil {
@@ -74,6 +87,12 @@ func BoundWith(ctx context.Context, w *workload.Workload, seed uint64, s, until 
 		}
 		res.Exact = exact
 		levels = append(levels, lv...)
+		sb, err := tas.SumBound(ctx, rx.in, tas.SumOptions{Credit: rx.credit, MaxParallel: rx.caps})
+		if err != nil {
+			return nil, fmt.Errorf("sim: sum bound: %w", err)
+		}
+		res.SumBound += sb.Bound
+		res.SumBoundMethod = sb.Method
 	}
 	slices.Sort(levels)
 	res.SortedUtilities = levels
@@ -95,6 +114,11 @@ type relaxation struct {
 	fixed  []float64
 	index  []int // index[k]: the workload job of in.Jobs[k]
 	covers bool
+	// credit[k] is the pool whose units carry in.Jobs[k]'s utility in the sum bound:
+	// that of its last stage with demand; caps[k][p] the most slot-units of pool p it can
+	// hold in one slot (0: no cap; nil with BoundOptions.NoStageCaps).
+	credit []int
+	caps   [][]int
 }
 
 // relax builds the relaxation of w's trace (see the package doc).
@@ -195,8 +219,44 @@ func relax(w *workload.Workload, seed uint64, s, until float64, opts BoundOption
 		rel := min(int(math.Floor(start[i]/s))+1, lastRelease)
 		in.Jobs = append(in.Jobs, sched.Job{ID: job.ID, Demand: demand[i], Release: rel, TaskSlots: 1, Utility: u})
 		rx.index = append(rx.index, i)
+		rx.credit = append(rx.credit, creditPool(w, i, demand[i]))
+		if !opts.NoStageCaps {
+			rx.caps = append(rx.caps, stageCaps(w, i))
+		}
 	}
 	return rx, nil
+}
+
+// creditPool is the pool of job i's last stage whose pool it has demand on (the job
+// completes when that stage does, so its units there come last).
+func creditPool(w *workload.Workload, i int, demand []int) int {
+	st := w.Jobs[i].Stages
+	for k := len(st) - 1; k >= 0; k-- {
+		if p := w.Cluster.PoolIndex(st[k].Pool); demand[p] > 0 {
+			return p
+		}
+	}
+	return slices.Index(demand, slices.Max(demand))
+}
+
+// stageCaps is, per pool, the most tasks job i can run on it at once: the running
+// stage's tasks on the pool, plus the next stage's when it opens under slow start.
+// Each task holds at most s of a slot's s seconds, so a job holds at most that many
+// slot-units of the pool in one slot.
+func stageCaps(w *workload.Workload, i int) []int {
+	caps := make([]int, len(w.Cluster.Pools))
+	st := w.Jobs[i].Stages
+	for k := range st {
+		on := make([]int, len(caps))
+		on[w.Cluster.PoolIndex(st[k].Pool)] += st[k].Tasks
+		if k+1 < len(st) && st[k+1].SlowStart > 0 && st[k+1].SlowStart < 1 {
+			on[w.Cluster.PoolIndex(st[k+1].Pool)] += st[k+1].Tasks
+		}
+		for p, n := range on {
+			caps[p] = max(caps[p], n)
+		}
+	}
+	return caps
 }
 
 // lexmax is the one call into the TAS solver: the exact lexmax levels of the

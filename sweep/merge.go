@@ -52,7 +52,8 @@ type Group struct {
 	SumUtility   Stat           `json:"sum_utility"`
 	DeadlinesMet Stat           `json:"deadlines_met"`
 	MissPenalty  Stat           `json:"deadline_miss_penalty"`
-	// MinGap and SumGap are the gaps to the bound (sweeps with "bound").
+	// MinGap and SumGap are the gaps to the bounds (sweeps with "bound"): MinGap to the
+	// lexmax bound's minimum, SumGap to the sum bound (sim.VsBound).
 	MinGap *Stat        `json:"min_gap,omitempty"`
 	SumGap *Stat        `json:"sum_gap,omitempty"`
 	Timing *GroupTiming `json:"timing,omitempty"`

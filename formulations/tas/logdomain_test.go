@@ -10,15 +10,18 @@ import (
 	"github.com/coraopt/coraopt/sched"
 )
 
-// keyed is in (every utility a positive sigmoid) with each utility replaced by its
-// underflow key written out as a utility of its own, which offers no logarithm: what
-// OnionPeel peels when it takes the logarithms itself.
+// keyed is in with each utility replaced by its underflow key (sched.UnderflowKeys),
+// written out as a utility of its own that offers no logarithm: what OnionPeel peels
+// when it takes the logarithms itself.
 func keyed(in *sched.Instance) *sched.Instance {
+	keys, ok := sched.UnderflowKeys(in)
+	if !ok {
+		return in
+	}
 	out := *in
 	out.Jobs = slices.Clone(in.Jobs)
 	for j := range out.Jobs {
-		u := in.Jobs[j].Utility.(sched.Sigmoid)
-		out.Jobs[j].Utility = underflowKey{u: u, log: sched.NewLogSigmoid(u), zero: -1e300}
+		out.Jobs[j].Utility = keys[j]
 	}
 	return &out
 }

@@ -111,62 +111,18 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 	return p, nil
 }
 
-// useUnderflowLogs makes the engines peel on a key that orders the utilities as U
-// does, except where U underflows: a job whose utility offers its logarithm
-// (sched.LogUtility, a positive sigmoid) and rounds to exactly 0 in float64 at slot t
-// is keyed by ln U_j(t) there instead (a number below −744, finite and strictly
-// decreasing however late the slot), and a utility that is exactly 0 for real (a step
-// past its deadline, an RDS job past its hard deadline) by one value below every such
-// logarithm. Above 0 the key is U itself, so nothing changes where no sigmoid
-// underflows; below, jobs that U ties at 0 are kept apart in the order of their real
-// values. It applies when some job offers a logarithm and no utility is negative (a
-// negative value would have to sort below the logarithms), and reports whether it did.
+// useUnderflowLogs makes the engines peel on sched.UnderflowKeys: U itself where it is
+// positive, ln U where a sigmoid underflows to 0 (see the package documentation, "Ties
+// at 0 from underflow"). It reports whether it did.
 func (p *problem) useUnderflowLogs() bool {
-	logs := make([]sched.Utility, p.n)
-	floor, any := -1000.0, false
-	for j := range p.n {
-		u := p.inst.Jobs[j].Utility
-		if !(u.At(p.T) >= 0) {
-			return false
-		}
-		if lu, ok := u.(sched.LogUtility); ok {
-			if l, ok := lu.Log(); ok {
-				logs[j], any = l, true
-				floor = min(floor, l.At(p.T))
-			}
-		}
-	}
-	if !any || !(floor > math.Inf(-1)) {
+	keys, ok := sched.UnderflowKeys(p.inst)
+	if !ok {
 		return false
-	}
-	zero := math.Nextafter(floor, math.Inf(-1))
-	keys := make([]sched.Utility, p.n)
-	for j := range p.n {
-		keys[j] = underflowKey{u: p.inst.Jobs[j].Utility, log: logs[j], zero: zero}
 	}
 	p.u = &utilities{fns: keys, T: p.T}
 	p.logs = true
 	return true
 }
-
-// underflowKey is U where it is positive; where it is 0, ln U when the utility has a
-// logarithm, else zero (below every logarithm in the instance).
-type underflowKey struct {
-	u, log sched.Utility
-	zero   float64
-}
-
-func (k underflowKey) At(t int) float64 {
-	if v := k.u.At(t); v > 0 {
-		return v
-	}
-	if k.log != nil {
-		return k.log.At(t)
-	}
-	return k.zero
-}
-
-func (underflowKey) Type() string { return "underflow-key" }
 
 // totalViolation reports the first resource whose total demand exceeds its capacity over
 // the whole horizon (then no deadlines at all can be met), or nil.

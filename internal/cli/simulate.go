@@ -326,7 +326,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 				continue // interrupted before it finished
 			}
 			if b := bounds[r]; b != nil {
-				m.CompareToBound(b.SortedUtilities, 1e-12)
+				m.CompareToBound(b, 1e-12)
 			}
 			done = append(done, m)
 		}

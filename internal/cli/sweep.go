@@ -193,7 +193,8 @@ func newSweepMergeCmd(s Streams, g *globalOptions) *cobra.Command {
 come from one sweep and hold every cell exactly once — naming the missing and repeated
 cells and exiting 1 otherwise — and aggregates per workload × policy over the seeds:
 mean, median and 95% confidence interval (Student's t) of min utility, sum utility,
-deadlines met and miss penalty (and the gaps to the bound), with decision p99 and run
+deadlines met and miss penalty (and the gaps to the bounds: min gap to the lexmax bound,
+sum gap to the sum bound), with decision p99 and run
 time under "timing". Groups come in cell order, so N shards merge to the bytes of one
 unsharded run outside "timing"; --no-timing leaves timing out altogether.
 
@@ -329,7 +330,7 @@ func sweepMetrics(g *sweep.Group) []sweepMetric {
 		{"deadline_miss_penalty", "miss penalty", &g.MissPenalty},
 	}
 	if g.MinGap != nil {
-		out = append(out, sweepMetric{"min_gap", "min gap to bound", g.MinGap}, sweepMetric{"sum_gap", "sum gap to bound", g.SumGap})
+		out = append(out, sweepMetric{"min_gap", "min gap to lexmax bound", g.MinGap}, sweepMetric{"sum_gap", "sum gap to sum bound", g.SumGap})
 	}
 	if g.Timing != nil {
 		out = append(out, sweepMetric{"timing.decision_p99_us", "decision p99 µs", &g.Timing.DecisionP99Micros})
