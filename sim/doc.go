@@ -79,6 +79,23 @@
 // give them, and are merged into the sorted vector — merging a fixed multiset into two
 // sorted vectors preserves their lexicographic order.
 //
+// # The bound on the sum
+//
+// The lexmax vector's sum is not an upper bound on a run's sum of utilities (a policy
+// can trade the worst-off job for a larger total). BoundResult.SumBound is one: the
+// relaxation above, with each job's utility spread over its slot-units of one pool —
+// that of its last stage with demand, whose units come last — each unit in slot t
+// credited U(credited response at t)/η (formulations/tas.SumBound, "A bound on the
+// sum"). A run maps into the relaxation with every job's credited utility at its
+// completion slot at least its simulated one, and a job's units credit at least that
+// (they all lie in slots up to its completion slot); so no run's sum exceeds the
+// transportation optimum, and sum_gap = SumBound − the run's sum is never negative. A
+// job also holds at most as many slot-units of a pool in one slot as it has tasks that
+// can run there at once (its running stage's, plus the next stage's under slow start),
+// which the sum bound uses as a per-slot cap. The transportation problem is solved
+// exactly up to tas.DefaultSumMaxWork (about 1,000 cora jobs at 60 s slots); beyond it
+// SumBoundMethod is "alone": every job at its best credited utility.
+//
 // # Tightenings (issue 29)
 //
 // Both are on by default; BoundOptions turns each off, to measure what it buys.

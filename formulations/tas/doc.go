@@ -125,6 +125,34 @@
 // constant, keeps the lowest level and finishes by the horizon. The final allocation
 // comes from EDF (or max-flow with caps) on the peeled deadlines and is integral.
 //
+// # A bound on the sum
+//
+// The lexmax is not the schedule of largest Σ_j U_j(T_j), and the sum over TAS's
+// schedules is a knapsack-like problem. SumBound bounds it from above by a
+// transportation relaxation. Give every job j one resource r_j it demands (its credit
+// resource) and credit each unit of r_j it holds in slot s with U_j(s)/η_j. For any
+// feasible schedule with completion T_j, every unit lies in a slot s ≤ T_j, and U_j is
+// non-increasing, so the credits of job j sum to at least U_j(T_j) (take exactly η_j of
+// its units if it holds more). Hence the sum of utilities is at most the largest total
+// credit over every way to place the units — each job's η_jr units of each resource in
+// slots from its release on, at most max_parallel per slot, within the capacities —
+// which per resource is a transportation problem (jobs → slots), the units of jobs
+// credited elsewhere placed at no credit. To keep the network small, a job's first
+// Window slots from its release get an arc each; later slots are reached through the
+// nodes of a dyadic tree over the slots, each crediting the start of its range (more
+// than any slot in it earns, so the relaxation only loosens), O(log T) arcs per job.
+//
+// The network is solved by min-cost flow (successive shortest paths with potentials),
+// and the bound reported is not the flow's value but the Lagrangian dual at the slot
+// prices its potentials give: Σ_s C_s λ_s plus each job's best placement when units pay
+// λ_s instead of using capacity. By weak duality that is an upper bound for any prices
+// λ ≥ 0, so the bound's validity does not rest on the flow code; at optimal prices it
+// equals the flow's value (Result.Primal), and the tests check both against an
+// independent simplex solve of the same LP. The reported Bound is raised by 1e-9
+// relative so float error never puts it below a schedule's sum. Successive shortest
+// paths cost about (jobs + slots) searches of the arcs; past MaxWork the bound falls back
+// to every job at its best value from its release on ("alone").
+//
 // # Continuous time-slot mapping (§III-C, Alg. 4, Theorem 3)
 //
 // MapToQueues places each job's work, as tasks that hold one container for R_i

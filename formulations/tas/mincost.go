@@ -22,7 +22,10 @@ type minCostFlow struct {
 	to   []int32
 	capa []int64 // residual capacity
 	cost []float64
-	pot  []float64 // node potentials
+	pot  []float64 // node potentials, less offset (the same for every node)
+	// offset is added to every potential; differences, which are all that reduced costs
+	// use, do not see it.
+	offset float64
 }
 
 const infCap = math.MaxInt64 / 4
@@ -81,6 +84,10 @@ func (g *minCostFlow) run(ctx context.Context, s, t int, want int64) (int64, flo
 	dist := make([]float64, g.n)
 	prev := make([]int32, g.n) // arc into v on the shortest path
 	done := make([]bool, g.n)
+	for v := range dist {
+		dist[v], prev[v] = math.Inf(1), -1
+	}
+	var touched []int32 // nodes whose dist was set in the last search
 	var h distHeap
 	var flow int64
 	var total float64
@@ -90,9 +97,10 @@ func (g *minCostFlow) run(ctx context.Context, s, t int, want int64) (int64, flo
 				return flow, total, fmt.Errorf("tas: sum bound: %w", err)
 			}
 		}
-		for v := range dist {
+		for _, v := range touched {
 			dist[v], prev[v], done[v] = math.Inf(1), -1, false
 		}
+		touched = append(touched[:0], int32(s))
 		dist[s] = 0
 		h.reset()
 		h.push(distItem{0, int32(s)})
@@ -117,6 +125,9 @@ func (g *minCostFlow) run(ctx context.Context, s, t int, want int64) (int64, flo
 				// Reduced costs are ≥ 0 up to rounding; clamping keeps Dijkstra valid.
 				rc := max(0, g.cost[a]+g.pot[u]-g.pot[v])
 				if d := dist[u] + rc; d < dist[v] {
+					if math.IsInf(dist[v], 1) {
+						touched = append(touched, int32(v))
+					}
 					dist[v], prev[v] = d, a
 					h.push(distItem{d, int32(v)})
 				}
@@ -127,12 +138,13 @@ func (g *minCostFlow) run(ctx context.Context, s, t int, want int64) (int64, flo
 		}
 		// Potentials: nodes settled before t get their distance; the others the
 		// distance of t (Dijkstra's early stop keeps reduced costs non-negative).
+		// Adding dt to every node and then (dist − dt) ≤ 0 to the settled ones keeps the
+		// sweep over all nodes out of the loop: a global offset is tracked instead.
 		dt := dist[t]
-		for v := range g.pot {
+		g.offset += dt
+		for _, v := range touched {
 			if done[v] {
-				g.pot[v] += dist[v]
-			} else {
-				g.pot[v] += dt
+				g.pot[v] += dist[v] - dt
 			}
 		}
 		push := want - flow

@@ -21,9 +21,11 @@ type SumOptions struct {
 	// DefaultSumWindow); later slots are reached through geometrically spaced arcs that
 	// credit the start of their range.
 	Window int
-	// MaxArcs refuses networks with more arcs than this (default DefaultSumMaxArcs);
-	// SumBound then returns the bound of every job alone (Method "alone").
-	MaxArcs int
+	// MaxWork refuses networks whose arcs × (jobs + slots), summed over the
+	// resources, exceed it (default DefaultSumMaxWork; successive shortest paths make
+	// about jobs + slots searches of the arcs); SumBound then returns the bound of
+	// every job alone (Method "alone").
+	MaxWork float64
 	// MaxParallel[j][r], when positive, caps the units of resource r job j may hold in
 	// one slot, in place of the instance's max_parallel (a cap per resource, which the
 	// instance format cannot state). nil: the instance's.
@@ -32,8 +34,10 @@ type SumOptions struct {
 
 // Default sizes of SumBound's network.
 const (
-	DefaultSumWindow  = 64
-	DefaultSumMaxArcs = 1 << 21
+	DefaultSumWindow = 64
+	// DefaultSumMaxWork admits the 100-job generated families at 60 s slots and
+	// about 1,000 cora jobs (1.6 s of CPU; BenchmarkSumBound).
+	DefaultSumMaxWork = 4e8
 )
 
 // SumResult is an upper bound on Σ_j U_j(T_j) over every feasible schedule.
@@ -44,7 +48,7 @@ type SumResult struct {
 	// Primal is the value of the optimal flow itself (a point of the relaxation, so at
 	// most its optimum); Bound − Primal is the duality gap left by float error.
 	Primal float64
-	// Method is "transportation" or, when the network exceeds MaxArcs, "alone" (each job
+	// Method is "transportation" or, when the network exceeds MaxWork, "alone" (each job
 	// at its best utility from its release on).
 	Method string
 	Arcs   int
@@ -66,7 +70,7 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 		}
 	}
 	window := cmp.Or(opts.Window, DefaultSumWindow)
-	maxArcs := cmp.Or(opts.MaxArcs, DefaultSumMaxArcs)
+	maxWork := cmp.Or(opts.MaxWork, DefaultSumMaxWork)
 	credit := make([]int, p.n)
 	for j := range p.n {
 		credit[j] = -1
@@ -83,17 +87,20 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 			}
 		}
 	}
-	arcs := 0
+	arcs, work := 0, 0.0
 	d := newDyadic(p.T)
 	for r := range p.R {
-		arcs += 2*d.P + p.T // tree and sink arcs
+		a, jobs := 2*d.P+p.T, 0 // tree and sink arcs
 		for j := range p.n {
 			if p.eta[j][r] > 0 {
-				arcs += 1 + len(sumOptions(p, d, j, window))
+				a += 1 + len(sumOptions(p, d, j, window))
+				jobs++
 			}
 		}
+		arcs += a
+		work += float64(a) * float64(jobs+p.T)
 	}
-	if arcs > maxArcs {
+	if work > maxWork {
 		b := 0.0
 		for j := range p.n {
 			b += p.values.at(j, p.release[j])
