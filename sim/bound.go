@@ -57,6 +57,10 @@ type BoundOptions struct {
 	// NoStageCaps lets the sum bound give a job any number of slot-units of a pool in a
 	// slot, instead of at most the tasks its stages on that pool can run at once.
 	NoStageCaps bool
+	// NoStageRelease lets a job use every pool from its start on, instead of each pool
+	// from the earliest start of its stages there (a reduce pool after the maps could
+	// have finished).
+	NoStageRelease bool
 }
 
 // Bound computes the offline bound of w's trace under seed with slots of s seconds,
@@ -81,13 +85,13 @@ func BoundWith(ctx context.Context, w *workload.Workload, seed uint64, s, until 
 	}
 	res.SumBoundMethod = "transportation"
 	if len(rx.in.Jobs) > 0 {
-		lv, exact, err := lexmax(ctx, rx.in)
+		lv, exact, err := lexmax(ctx, rx)
 		if err != nil {
 			return nil, fmt.Errorf("sim: bound: %w", err)
 		}
 		res.Exact = exact
 		levels = append(levels, lv...)
-		sb, err := tas.SumBound(ctx, rx.in, tas.SumOptions{Credit: rx.credit, MaxParallel: rx.caps})
+		sb, err := tas.SumBound(ctx, rx.in, tas.SumOptions{Credit: rx.credit, MaxParallel: rx.caps, ResourceRelease: rx.release})
 		if err != nil {
 			return nil, fmt.Errorf("sim: sum bound: %w", err)
 		}
@@ -119,6 +123,9 @@ type relaxation struct {
 	// hold in one slot (0: no cap; nil with BoundOptions.NoStageCaps).
 	credit []int
 	caps   [][]int
+	// release[k][p] is the first slot in.Jobs[k] may use pool p: the slot of the
+	// earliest start of its stages there (nil with BoundOptions.NoStageRelease).
+	release [][]int
 }
 
 // relax builds the relaxation of w's trace (see the package doc).
@@ -202,7 +209,7 @@ func relax(w *workload.Workload, seed uint64, s, until float64, opts BoundOption
 	T := int(math.Ceil(until/s)) + extra + 1
 	// A job's work starts at its start (arrival, or the earliest completion of the jobs
 	// it waits for) and it completes no earlier than its critical path allows.
-	start, earliest := cp.solve(opts)
+	start, earliest, poolStart := cp.solve(opts)
 	lastRelease := int(math.Ceil(until/s)) + 1 // a job that never ran may start late: its release needs no more
 	in := &sched.Instance{Name: w.Name + " (relaxation)", Horizon: T, HorizonSource: "file"}
 	for p := range np {
@@ -218,6 +225,16 @@ func relax(w *workload.Workload, seed uint64, s, until float64, opts BoundOption
 		}
 		rel := min(int(math.Floor(start[i]/s))+1, lastRelease)
 		in.Jobs = append(in.Jobs, sched.Job{ID: job.ID, Demand: demand[i], Release: rel, TaskSlots: 1, Utility: u})
+		if poolStart != nil {
+			row := make([]int, np)
+			for p, x := range poolStart[i] {
+				row[p] = rel
+				if demand[i][p] > 0 {
+					row[p] = min(max(rel, int(math.Floor(x/s))+1), lastRelease)
+				}
+			}
+			rx.release = append(rx.release, row)
+		}
 		rx.index = append(rx.index, i)
 		rx.credit = append(rx.credit, creditPool(w, i, demand[i]))
 		if !opts.NoStageCaps {
@@ -262,8 +279,8 @@ func stageCaps(w *workload.Workload, i int) []int {
 // lexmax is the one call into the TAS solver: the exact lexmax levels of the
 // relaxation and whether OnionPeel proved them. It is kept apart so the call can move
 // to the solve package's entry point without touching the relaxation.
-func lexmax(ctx context.Context, in *sched.Instance) ([]float64, bool, error) {
-	r, err := tas.OnionPeel(ctx, in, tas.Options{NoSchedule: true})
+func lexmax(ctx context.Context, rx *relaxation) ([]float64, bool, error) {
+	r, err := tas.OnionPeel(ctx, rx.in, tas.Options{NoSchedule: true, ResourceRelease: rx.release})
 	if err != nil {
 		return nil, false, err
 	}

@@ -68,10 +68,15 @@ func (c *criticalPaths) addStage(i, si, p int, runtimes []float64) {
 
 // solve returns every job's start S_0 and earliest completion (seconds), with the
 // `after` edges unless opts.NoAfterRelease and the stages unless
-// opts.NoEarliestCompletion (then the earliest completion is the start).
-func (c *criticalPaths) solve(opts BoundOptions) (start, earliest []float64) {
+// opts.NoEarliestCompletion (then the earliest completion is the start), and, unless
+// opts.NoStageRelease, poolStart[i][p]: the earliest start of any of job i's stages on
+// pool p (+Inf where it has none), each lowered by the float margin.
+func (c *criticalPaths) solve(opts BoundOptions) (start, earliest []float64, poolStart [][]float64) {
 	n := len(c.w.Jobs)
 	start, earliest = make([]float64, n), make([]float64, n)
+	if !opts.NoStageRelease {
+		poolStart = make([][]float64, n)
+	}
 	state := make([]uint8, n) // 0 new, 1 on the stack, 2 done
 	var ids map[string]int
 	for i := range c.w.Jobs {
@@ -96,17 +101,30 @@ func (c *criticalPaths) solve(opts BoundOptions) (start, earliest []float64) {
 				if state[d] == 0 {
 					visit(d)
 				}
-				s0 = max(s0, earliest[d]-1e-9*(math.Abs(earliest[d])+1))
+				s0 = max(s0, earliest[d]-margin(earliest[d]))
 			}
 		}
 		start[i] = s0
 		earliest[i] = s0
+		var starts []float64
+		if poolStart != nil {
+			starts = make([]float64, len(c.fastest))
+			for p := range starts {
+				starts[p] = math.Inf(1)
+			}
+			poolStart[i] = starts
+		}
+		// The simulator adds and divides the same runtimes in another order, so its
+		// times can fall an ulp or so below the ones computed here: a margin of 1e-9
+		// relative keeps them lower bounds.
+		e := c.path(i, s0, starts)
+		for p, x := range starts {
+			if !math.IsInf(x, 1) {
+				starts[p] = max(s0, x-margin(x))
+			}
+		}
 		if !opts.NoEarliestCompletion {
-			// The simulator adds and divides the same runtimes in another order, so its
-			// completion can fall an ulp or so below the path computed here: a margin of
-			// 1e-9 relative keeps the path a lower bound.
-			e := c.path(i, s0)
-			earliest[i] = max(s0, e-1e-9*(math.Abs(e)+1))
+			earliest[i] = max(s0, e-margin(e))
 		}
 		state[i] = 2
 	}
@@ -115,11 +133,15 @@ func (c *criticalPaths) solve(opts BoundOptions) (start, earliest []float64) {
 			visit(i)
 		}
 	}
-	return start, earliest
+	return start, earliest, poolStart
 }
 
-// path is E of job i's last stage when its first stage starts at s0.
-func (c *criticalPaths) path(i int, s0 float64) float64 {
+// margin is the float margin of a computed time x: 1e-9 relative.
+func margin(x float64) float64 { return 1e-9 * (math.Abs(x) + 1) }
+
+// path is E of job i's last stage when its first stage starts at s0; starts (when not
+// nil) gets, per pool, the least S_k of the job's stages on it.
+func (c *criticalPaths) path(i int, s0 float64, starts []float64) float64 {
 	st := c.w.Jobs[i].Stages
 	var S, E, ePrev2 float64 // S_k, E_k; ePrev2 = E_{k−2} while computing stage k
 	E = s0                   // E_{−1}: stage 0 starts at s0
@@ -132,6 +154,9 @@ func (c *criticalPaths) path(i int, s0 float64) float64 {
 			S = max(S+c.stages[i][k-1].slowStart, ePrev2)
 		default:
 			S = E
+		}
+		if starts != nil {
+			starts[b.pool] = min(starts[b.pool], S)
 		}
 		ePrev2 = E
 		E = max(S+b.dur, E)

@@ -98,7 +98,7 @@
 //
 // # Tightenings (issue 29)
 //
-// Both are on by default; BoundOptions turns each off, to measure what it buys.
+// All are on by default; BoundOptions turns each off, to measure what it buys.
 //
 //   - Earliest completion. A job's stages run in order, so it cannot complete before
 //     ρ_i, the end of its critical path at the fastest speed: stage k takes at least
@@ -106,16 +106,28 @@
 //     pool, V_p the sum of the speeds of the pool's slots) and starts after the previous
 //     stage ends, or under slow start after ⌈f·n⌉ of the previous stage's tasks could
 //     have finished (criticalPaths gives the recurrence and its proof). Credit at
-//     max((t−1)s, ρ_i) instead of (t−1)s keeps step (3). ρ_i is lowered by 1e-9
-//     relative, so the simulator's own float sums, taken in another order, never land
-//     below it.
+//     max((t−1)s, ρ_i) instead of (t−1)s keeps step (3).
 //   - Release after `after` jobs. A job's tasks start only once every job in its
 //     `after` list has completed, each no earlier than its own ρ; so S_i is the latest
 //     of those and its arrival, and step (3) holds from S_i.
+//   - Release per pool. A stage's tasks start no earlier than its S_k, so job i
+//     occupies nothing of pool p before σ_ip, the least S_k of its stages on p (a
+//     reduce pool after its maps could have finished): its units of p go in slots from
+//     ⌊σ_ip/s⌋ + 1 on (tas.Options.ResourceRelease; Horn's windows per resource start
+//     at each resource's own releases), and step (3) holds per pool.
+//   - Stage caps (sum bound only). At any instant a job runs at most its running
+//     stage's tasks on a pool, plus the next stage's under slow start; each occupies at
+//     most s of a slot, so x_ipt ≤ that count. The lexmax relaxation leaves them out:
+//     per-slot caps send onion peeling to its events engine, whose cost grows as n².
+//
+// Every time computed here is lowered by 1e-9 relative (and at least 1e-9 s): the
+// simulator adds and divides the same runtimes in another order, and its float times
+// must never land below a bound computed from them.
 //
 // On the generated 100-job families at 60 s slots the earliest completion moves the
-// bound most (cora: lexmax min 0.660 → 0.103, sum of the vector 225.4 → 201.3; rush:
-// sum 216.7 → 185.8); README, "The offline bound", lists the families with the command.
+// bound most (cora: lexmax min 0.660 → 0.103, sum of the vector 225.4 → 201.3, sum
+// bound 232.3 → 203.9; rush: sum of the vector 216.7 → 185.8, sum bound 218.7 → 185.8);
+// the README lists every family with the command.
 //
 // # At trace scale
 //

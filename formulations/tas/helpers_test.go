@@ -62,7 +62,10 @@ func table(v ...float64) sched.Utility { return sched.Table{Values: v} }
 // (checked independently of the package: the prefix condition, or a Ford–Fulkerson
 // max-flow when some job has a release time or a cap) and returns the lexicographically
 // largest sorted utility vector, or nil when none is feasible.
-func bruteForce(in *sched.Instance) []float64 {
+func bruteForce(in *sched.Instance) []float64 { return bruteForceRR(in, nil) }
+
+// bruteForceRR is bruteForce with per-resource releases rr (see flowFeasibleRR).
+func bruteForceRR(in *sched.Instance, rr [][]int) []float64 {
 	n, T := len(in.Jobs), in.Horizon
 	general := false
 	for _, j := range in.Jobs {
@@ -76,8 +79,8 @@ func bruteForce(in *sched.Instance) []float64 {
 	rec = func(k int) {
 		if k == n {
 			ok := false
-			if general {
-				ok = flowFeasibleFF(in, d)
+			if general || rr != nil {
+				ok = flowFeasibleRR(in, rr, d)
 			} else {
 				ok = prefixFeasible(in, d)
 			}
@@ -125,7 +128,11 @@ func prefixFeasible(in *sched.Instance, d []int) bool {
 
 // flowFeasibleFF is an adjacency-matrix Ford–Fulkerson with BFS augmenting paths,
 // written separately from the package's Dinic.
-func flowFeasibleFF(in *sched.Instance, d []int) bool {
+func flowFeasibleFF(in *sched.Instance, d []int) bool { return flowFeasibleRR(in, nil, d) }
+
+// flowFeasibleRR is flowFeasibleFF with job j's units of resource r placed from slot
+// rr[j][r] on (nil: its release); a job must still complete by d[j].
+func flowFeasibleRR(in *sched.Instance, rr [][]int, d []int) bool {
 	n, T := len(in.Jobs), in.Horizon
 	V := 2 + n + T // 0 source, 1 sink, jobs 2.., slots 2+n..
 	for r, res := range in.Resources {
@@ -137,7 +144,11 @@ func flowFeasibleFF(in *sched.Instance, d []int) bool {
 		for j, job := range in.Jobs {
 			c[0][2+j] = job.Demand[r]
 			want += job.Demand[r]
-			for t := max(1, job.Release); t <= d[j]; t++ {
+			from := max(1, job.Release)
+			if rr != nil {
+				from = max(from, rr[j][r])
+			}
+			for t := from; t <= d[j]; t++ {
 				x := res.Capacity[t-1]
 				if job.MaxParallel > 0 {
 					x = min(x, job.MaxParallel)

@@ -27,6 +27,11 @@ type Options struct {
 	// Layered runs the layered engine even where a faster engine applies: the reference
 	// the fast engines are tested and benchmarked against. The result is the same.
 	Layered bool
+	// ResourceRelease[j][r], when given, is the first slot job j may use resource r
+	// (at least its release; a per-resource release the instance format cannot state):
+	// the job can then complete no earlier than the latest of those over the resources
+	// it demands, and Horn's windows of each resource start at its own releases.
+	ResourceRelease [][]int
 	// AsGiven peels on the utilities exactly as their At methods return them, even
 	// where a sigmoid underflows to a 0 that ties it with others and its logarithm
 	// (sched.LogUtility) would keep them apart (see the package documentation, "Ties
@@ -107,6 +112,9 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 	budget := opts.MaxBranches
 	if budget == 0 {
 		budget = DefaultMaxBranches
+	}
+	if err := p.setResourceReleases(opts.ResourceRelease); err != nil {
+		return nil, err
 	}
 	var st Stats
 	if !opts.AsGiven && p.useUnderflowLogs() {
@@ -192,7 +200,7 @@ func (p *problem) schedule(d []int) (*sched.Schedule, error) {
 	switch {
 	case p.hasCap:
 		var fs *sched.Schedule
-		fs, v = FlowSchedule(p.inst, d)
+		fs, v = p.flowSchedule(d)
 		if v == nil {
 			s = fs
 		}

@@ -26,6 +26,9 @@ type SumOptions struct {
 	// about jobs + slots searches of the arcs); SumBound then returns the bound of
 	// every job alone (Method "alone").
 	MaxWork float64
+	// ResourceRelease[j][r], when given, is the first slot job j may use resource r
+	// (Options.ResourceRelease).
+	ResourceRelease [][]int
 	// MaxParallel[j][r], when positive, caps the units of resource r job j may hold in
 	// one slot, in place of the instance's max_parallel (a cap per resource, which the
 	// instance format cannot state). nil: the instance's.
@@ -61,6 +64,9 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 	if err != nil {
 		return nil, err
 	}
+	if err := p.setResourceReleases(opts.ResourceRelease); err != nil {
+		return nil, err
+	}
 	if c := opts.MaxParallel; c != nil && len(c) != p.n {
 		return nil, fmt.Errorf("tas: sum bound: %d rows of caps for %d jobs", len(c), p.n)
 	}
@@ -93,7 +99,7 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 		a, jobs := 2*d.P+p.T, 0 // tree and sink arcs
 		for j := range p.n {
 			if p.eta[j][r] > 0 {
-				a += 1 + len(sumOptions(p, d, j, window))
+				a += 1 + len(sumOptions(p, d, j, r, window))
 				jobs++
 			}
 		}
@@ -176,9 +182,9 @@ func (d dyadic) cover(out []sumOption, lo int) []sumOption {
 
 // sumOptions lists job j's options: its first window slots from its release, each on
 // its own, then the dyadic ranges that partition the rest of the horizon.
-func sumOptions(p *problem, d dyadic, j, window int) []sumOption {
+func sumOptions(p *problem, d dyadic, j, r, window int) []sumOption {
 	var out []sumOption
-	rel := p.release[j]
+	rel := p.relOf(j, r)
 	last := min(p.T, rel+window-1)
 	for s := rel; s <= last; s++ {
 		out = append(out, sumOption{lo: s, hi: s, node: d.P + s - 1, direct: true})
@@ -219,17 +225,17 @@ func sumOnResource(ctx context.Context, p *problem, r int, credit []int, caps []
 		total += eta
 		g.arc(src, jobNode(k), eta, 0)
 		if credit[j] != r {
-			for _, o := range d.cover(opts[:0], p.release[j]) {
+			for _, o := range d.cover(opts[:0], p.relOf(j, r)) {
 				g.arc(jobNode(k), tree(o.node), eta, 0)
 			}
 			continue
 		}
 		per := perSlot(p, caps, j, r)
-		opts = sumOptions(p, d, j, window)
+		opts = sumOptions(p, d, j, r, window)
 		for _, o := range opts {
 			gain := p.values.at(j, o.lo) / float64(eta)
 			c := eta
-			if o.direct && o.hi-o.lo == 0 && o.lo-p.release[j] < window {
+			if o.direct && o.hi-o.lo == 0 && o.lo-p.relOf(j, r) < window {
 				c = per
 			}
 			g.arc(jobNode(k), tree(o.node), c, -gain)
@@ -301,16 +307,16 @@ func lagrangian(p *problem, r int, d dyadic, jobs, credit []int, caps [][]int, w
 		eta := p.eta[j][r]
 		if credit[j] != r {
 			// Its units earn nothing and pay the least price from its release on.
-			b -= float64(eta) * minOver(d.cover(opts[:0], p.release[j]), least)
+			b -= float64(eta) * minOver(d.cover(opts[:0], p.relOf(j, r)), least)
 			continue
 		}
 		per := perSlot(p, caps, j, r)
 		vals = vals[:0]
-		opts = sumOptions(p, d, j, window)
+		opts = sumOptions(p, d, j, r, window)
 		for _, o := range opts {
 			gain := p.values.at(j, o.lo) / float64(eta)
 			c := eta
-			if o.direct && o.hi-o.lo == 0 && o.lo-p.release[j] < window {
+			if o.direct && o.hi-o.lo == 0 && o.lo-p.relOf(j, r) < window {
 				c = per
 			}
 			vals = append(vals, val{gain - least[o.node], c})

@@ -2,6 +2,7 @@ package tas
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -18,7 +19,7 @@ import (
 // credit of an option covering s (its own slot inside the window; past it the latest
 // chain entry at or before s), at most max_parallel (within the window), η_j units in
 // all, within each slot's capacity. Jobs credited elsewhere earn nothing on r.
-func transportLP(t *rapid.T, p *problem, r int, credit []int, window int) float64 {
+func transportLP(t *rapid.T, p *problem, r int, credit []int, caps [][]int, window int) float64 {
 	m := model.New("transport")
 	var obj model.Expr
 	load := make([]model.Expr, p.T+1)
@@ -32,22 +33,22 @@ func transportLP(t *rapid.T, p *problem, r int, credit []int, window int) float6
 			gain[s] = math.NaN()
 		}
 		direct := make([]bool, p.T+1)
-		for s := p.release[j]; s <= p.T; s++ {
+		for s := p.relOf(j, r); s <= p.T; s++ {
 			gain[s] = 0
 		}
 		if credit[j] == r {
-			for _, o := range sumOptions(p, newDyadic(p.T), j, window) {
+			for _, o := range sumOptions(p, newDyadic(p.T), j, r, window) {
 				for s := o.lo; s <= o.hi; s++ {
 					gain[s] = p.values.at(j, o.lo) / float64(eta)
-					direct[s] = o.direct && o.lo-p.release[j] < window
+					direct[s] = o.direct && o.lo-p.relOf(j, r) < window
 				}
 			}
 		}
 		var sum model.Expr
-		for s := p.release[j]; s <= p.T; s++ {
+		for s := p.relOf(j, r); s <= p.T; s++ {
 			ub := float64(eta)
-			if direct[s] && p.maxPar[j] > 0 {
-				ub = float64(min(eta, p.maxPar[j]))
+			if direct[s] {
+				ub = float64(perSlot(p, caps, j, r))
 			}
 			x := m.Continuous(0, ub, "")
 			obj.AddTerm(x, gain[s])
@@ -80,16 +81,32 @@ func transportLP(t *rapid.T, p *problem, r int, credit []int, window int) float6
 	return sol.Objective
 }
 
+// randomResourceReleases draws a first slot per job and resource, or nil.
+func randomResourceReleases(t *rapid.T, in *sched.Instance) [][]int {
+	if !rapid.Bool().Draw(t, "per-resource releases") {
+		return nil
+	}
+	rr := make([][]int, len(in.Jobs))
+	for j := range rr {
+		rr[j] = make([]int, len(in.Resources))
+		for r := range rr[j] {
+			rr[j][r] = rapid.IntRange(1, in.Horizon).Draw(t, "rr")
+		}
+	}
+	return rr
+}
+
 // bruteForceSum is the largest Σ U_j(d_j) over every vector of feasible completion
-// slots (enumerated, feasibility checked as bruteForce does).
-func bruteForceSum(in *sched.Instance) float64 {
+// slots (enumerated, feasibility checked by Ford–Fulkerson with the per-resource
+// releases rr, which may be nil).
+func bruteForceSum(in *sched.Instance, rr [][]int) float64 {
 	n, T := len(in.Jobs), in.Horizon
 	d := make([]int, n)
 	best := math.Inf(-1)
 	var rec func(k int)
 	rec = func(k int) {
 		if k == n {
-			if flowFeasibleFF(in, d) {
+			if flowFeasibleRR(in, rr, d) {
 				sum := 0.0
 				for j := range d {
 					sum += in.Jobs[j].Utility.At(d[j])
@@ -107,25 +124,39 @@ func bruteForceSum(in *sched.Instance) float64 {
 	return best
 }
 
-// TestSumBound: on random instances (release times, caps, several resources, every
-// utility kind) the bound is at least the best sum of any feasible schedule
-// (enumeration, small instances) and the lexmax's sum; it is the optimum of its
-// transportation relaxation, solved independently as an LP by the simplex backend
-// (the flow's value and the Lagrangian bound at its prices both equal it); and a
-// narrow window only loosens it.
+// TestSumBound: on random instances (release times, per-resource releases, caps per
+// job and per job and resource, several resources, every utility kind) the bound is at
+// least the best sum of any feasible schedule (enumeration, small instances) and the
+// lexmax's sum; it is the optimum of its transportation relaxation, solved
+// independently as an LP by the simplex backend (the flow's value and the Lagrangian
+// bound at its prices both equal it); and a narrow window only loosens it.
 func TestSumBound(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		o := genOpts{maxJobs: 6, maxSlots: 8, maxCap: 4, maxDemand: 6, utility: "mixed", resources: 2,
 			release: rapid.Bool().Draw(rt, "release"), maxPar: rapid.Bool().Draw(rt, "maxpar"), varyCap: true, feasible: true}
 		in := genSpec(rt, o).instance()
-		lex, err := OnionPeel(context.Background(), in, Options{NoSchedule: true})
+		rr := randomResourceReleases(rt, in)
+		lex, err := OnionPeel(context.Background(), in, Options{NoSchedule: true, ResourceRelease: rr})
 		if err != nil {
 			return // infeasible
 		}
+		var caps [][]int
+		if rapid.Bool().Draw(rt, "caps per resource") {
+			caps = make([][]int, len(in.Jobs))
+			for j := range caps {
+				caps[j] = make([]int, len(in.Resources))
+				for r := range caps[j] {
+					caps[j][r] = rapid.IntRange(0, 3).Draw(rt, "cap")
+				}
+			}
+		}
 		window := rapid.IntRange(1, 10).Draw(rt, "window")
-		res, err := SumBound(context.Background(), in, SumOptions{Window: window})
+		res, err := SumBound(context.Background(), in, SumOptions{Window: window, ResourceRelease: rr, MaxParallel: caps})
+		if errors.Is(err, ErrInfeasible) && caps != nil {
+			return // the per-resource caps leave no room
+		}
 		if err != nil {
-			rt.Fatal(err)
+			rt.Fatalf("%v\n%s rr %v caps %v window %d", err, describe(in), rr, caps, window)
 		}
 		if res.Method != "transportation" {
 			rt.Fatalf("method %q", res.Method)
@@ -134,15 +165,18 @@ func TestSumBound(t *testing.T) {
 		for _, v := range lex.Levels {
 			lexSum += v
 		}
-		if res.Bound < lexSum {
+		if caps == nil && res.Bound < lexSum {
 			rt.Fatalf("sum bound %v below the lexmax's sum %v", res.Bound, lexSum)
 		}
-		if len(in.Jobs) <= 4 && in.Horizon <= 6 {
-			if best := bruteForceSum(in); res.Bound < best {
+		if len(in.Jobs) <= 4 && in.Horizon <= 6 && caps == nil {
+			if best := bruteForceSum(in, rr); res.Bound < best {
 				rt.Fatalf("sum bound %v below the best feasible sum %v\n%s", res.Bound, best, describe(in))
 			}
 		}
 		p, _ := newProblem(in)
+		if err := p.setResourceReleases(rr); err != nil {
+			rt.Fatal(err)
+		}
 		credit := make([]int, p.n)
 		lp := 0.0
 		for j := range credit {
@@ -154,13 +188,16 @@ func TestSumBound(t *testing.T) {
 			}
 		}
 		for r := range p.R {
-			lp += transportLP(rt, p, r, credit, window)
+			lp += transportLP(rt, p, r, credit, caps, window)
 		}
 		tol := 1e-7 * (1 + math.Abs(lp))
 		if res.Bound < lp-tol || res.Primal > lp+tol || res.Bound-res.Primal > 2*tol {
 			rt.Fatalf("LP optimum %v; flow %v, Lagrangian bound %v\n%s", lp, res.Primal, res.Bound, describe(in))
 		}
-		wide, err := SumBound(context.Background(), in, SumOptions{Window: 1000})
+		wide, err := SumBound(context.Background(), in, SumOptions{Window: 1000, ResourceRelease: rr, MaxParallel: caps})
+		if errors.Is(err, ErrInfeasible) && caps != nil {
+			return // the caps, now on every slot, leave no room
+		}
 		if err != nil {
 			rt.Fatal(err)
 		}
