@@ -26,8 +26,8 @@ type problem struct {
 	// resRel[j][r] is the first slot job j may use resource r (Options.ResourceRelease);
 	// nil when every resource opens at the job's release.
 	resRel [][]int
-	maxPar  []int64   // per-slot cap of any one resource; 0 = none
-	u       *utilities
+	maxPar []int64 // per-slot cap of any one resource; 0 = none
+	u      *utilities
 	// logs is true when u holds the underflow keys (useUnderflowLogs); the levels the
 	// caller sees are then U_j itself, from values.
 	logs   bool
