@@ -82,9 +82,10 @@ type Stats struct {
 	// events engine passed it a stalled layer.
 	HandOver string
 	// Layered engine: feasibility tests, stalled layers, branches explored, stalls decided
-	// by the keep rule. The events engine counts its tentative moves as Probes and its
+	// by the keep rule. Decided counts stalled layers settled without branching: exactly
+	// one job's keeping let the rest rise (see keepAlone). The events engine counts its tentative moves as Probes and its
 	// utility evaluations in Evaluations; a stall it hands over adds the layered engine's.
-	Probes, Stalls, Branches, RuleChoices int
+	Probes, Stalls, Branches, RuleChoices, Decided int
 	// Sweep: boundaries where not every arriving job fit, utility evaluations there,
 	// rollbacks because a job stopped inside a flat stretch of its utility, and such
 	// stops withdrawn on re-checking.

@@ -36,7 +36,7 @@ func randomSmall(rng *rand.Rand) *sched.Instance {
 func TestStallBranching(t *testing.T) {
 	const instances = 3000
 	rng := rand.New(rand.NewPCG(2024, 5))
-	var handedOver, stalled, wrongWithout, inexactWithout int
+	var handedOver, stalled, wrongWithout, inexactWithout, ruled, decided int
 	for k := range instances {
 		in := randomSmall(rng)
 		want := bruteForce(in)
@@ -57,6 +57,10 @@ func TestStallBranching(t *testing.T) {
 		if nb.Stats.Stalls > 0 {
 			stalled++
 		}
+		if nb.Stats.RuleChoices > 0 {
+			ruled++
+		}
+		decided += nb.Stats.Decided
 		if !nb.Exact {
 			inexactWithout++
 		}
@@ -68,13 +72,32 @@ func TestStallBranching(t *testing.T) {
 		}
 		checkSchedule(t, in, nb.Schedule, nb.Deadlines)
 	}
-	t.Logf("%d instances: sweep handed %d to the layered engine; without branching %d stalled (%.1f%%), %d of them wrong (%.1f%% of stalled)",
-		instances, handedOver, stalled, 100*float64(stalled)/instances, wrongWithout, 100*float64(wrongWithout)/float64(max(stalled, 1)))
+	t.Logf("%d instances: sweep handed %d to the layered engine; without branching %d stalled (%.1f%%), %d of them wrong (%.1f%% of stalled); %d stalled layers decided without branching, %d runs needed the keep rule",
+		instances, handedOver, stalled, 100*float64(stalled)/instances, wrongWithout, 100*float64(wrongWithout)/float64(max(stalled, 1)), decided, ruled)
 	if stalled == 0 || wrongWithout == 0 {
 		t.Fatalf("the measurement measures nothing: %d stalls, %d wrong without branching", stalled, wrongWithout)
 	}
-	if inexactWithout != stalled {
-		t.Fatalf("%d stalled runs but %d inexact ones: a rule choice must mark the result inexact", stalled, inexactWithout)
+	if inexactWithout != ruled {
+		t.Fatalf("%d runs decided a stall by the keep rule but %d are inexact: a rule choice, and only a rule choice, marks the result inexact", ruled, inexactWithout)
+	}
+}
+
+// TestStallDecidedByKeepingOne: capacity 2 in each of 2 slots, jobs of demand 1, 1 and
+// 2 all worth 2 in slot 1 and 1 in slot 2. At level 1 each job can move to slot 1 alone
+// but not all together: a stall. Keeping only the demand-2 job at 1 lets the other two
+// rise, keeping either small one does not, so every optimum keeps the big one — decided
+// without branching, and exact even with branching off.
+func TestStallDecidedByKeepingOne(t *testing.T) {
+	in := spec{caps: constCaps(2, 2), demand: [][]int{{1}, {1}, {2}}, util: []sched.Utility{table(2, 1), table(2, 1), table(2, 1)}}.instance()
+	res, err := OnionPeel(context.Background(), in, Options{Layered: true, MaxBranches: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := bruteForce(in); !slices.Equal(sortedCopy(res.Levels), want) || !res.Exact || res.Stats.Decided != 1 || res.Stats.RuleChoices != 0 {
+		t.Fatalf("levels %v (exact %v, stats %+v), want %v decided without the keep rule", sortedCopy(res.Levels), res.Exact, res.Stats, want)
+	}
+	if res.Deadlines[2] != 2 {
+		t.Fatalf("deadlines %v: the demand-2 job should stay in slot 2", res.Deadlines)
 	}
 }
 
