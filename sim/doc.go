@@ -93,8 +93,9 @@
 // job also holds at most as many slot-units of a pool in one slot as it has tasks that
 // can run there at once (its running stage's, plus the next stage's under slow start),
 // which the sum bound uses as a per-slot cap. The transportation problem is solved
-// exactly up to tas.DefaultSumMaxWork (about 1,000 cora jobs at 60 s slots); beyond it
-// SumBoundMethod is "alone": every job at its best credited utility.
+// exactly up to tas.DefaultSumMaxWork (the 100-job families at 60 s slots; about 500
+// jobs under heavy load); beyond it SumBoundMethod is "alone": every job at its best
+// credited utility from its release on.
 //
 // # Tightenings (issue 29)
 //

@@ -111,3 +111,29 @@ func BenchmarkOnionPeelSteep(b *testing.B) {
 		b.ReportMetric(float64(res.Stats.Stalls), "stalls")
 	})
 }
+
+// BenchmarkSumBound times SumBound's transportation relaxation (min-cost flow and the
+// Lagrangian at its prices) on the release-time family at 10²–10³ jobs: successive
+// shortest paths grow about as jobs × arcs, which is what DefaultSumMaxWork limits.
+func BenchmarkSumBound(b *testing.B) {
+	for _, n := range []int{100, 200, 500, 1000} {
+		in, err := workload.Arrivals(n, false, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("release/N=%d", n), func(b *testing.B) {
+			var res *tas.SumResult
+			cpu0 := cputime.Process()
+			for b.Loop() {
+				if res, err = tas.SumBound(context.Background(), in, tas.SumOptions{MaxWork: 1e12}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu := cputime.Process() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+			b.ReportMetric(float64(res.Arcs), "arcs")
+			b.ReportMetric(res.Bound-res.Primal, "gap")
+		})
+	}
+}

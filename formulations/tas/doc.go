@@ -150,8 +150,10 @@
 // equals the flow's value (Result.Primal), and the tests check both against an
 // independent simplex solve of the same LP. The reported Bound is raised by 1e-9
 // relative so float error never puts it below a schedule's sum. Successive shortest
-// paths cost about (jobs + slots) searches of the arcs; past MaxWork the bound falls back
-// to every job at its best value from its release on ("alone").
+// paths cost a search of the arcs for about every job, more under load (BenchmarkSumBound
+// on workload.Arrivals at 90% load: 100 jobs 0.06 s of CPU, 500 jobs 1.3 s, 1,000 jobs
+// 7.2 s); past MaxWork (jobs × arcs) the bound falls back to every job at its best value
+// from its release on ("alone").
 //
 // # Continuous time-slot mapping (§III-C, Alg. 4, Theorem 3)
 //

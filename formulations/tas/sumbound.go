@@ -21,10 +21,10 @@ type SumOptions struct {
 	// DefaultSumWindow); later slots are reached through geometrically spaced arcs that
 	// credit the start of their range.
 	Window int
-	// MaxWork refuses networks whose arcs × (jobs + slots), summed over the
-	// resources, exceed it (default DefaultSumMaxWork; successive shortest paths make
-	// about jobs + slots searches of the arcs); SumBound then returns the bound of
-	// every job alone (Method "alone").
+	// MaxWork refuses networks whose jobs × arcs, summed over the resources, exceed it
+	// (default DefaultSumMaxWork; successive shortest paths make a search of the arcs
+	// for about every job, more under load); SumBound then returns the bound of every
+	// job alone (Method "alone").
 	MaxWork float64
 	// ResourceRelease[j][r], when given, is the first slot job j may use resource r
 	// (Options.ResourceRelease).
@@ -38,9 +38,10 @@ type SumOptions struct {
 // Default sizes of SumBound's network.
 const (
 	DefaultSumWindow = 64
-	// DefaultSumMaxWork admits the 100-job generated families at 60 s slots and
-	// about 1,000 cora jobs (1.6 s of CPU; BenchmarkSumBound).
-	DefaultSumMaxWork = 4e8
+	// DefaultSumMaxWork admits the 100-job generated families at 60 s slots and about
+	// 500 jobs of workload.Arrivals at 90% load (1.3 s of CPU; 1,000 take 7.2 s,
+	// BenchmarkSumBound).
+	DefaultSumMaxWork = 3e7
 )
 
 // SumResult is an upper bound on Σ_j U_j(T_j) over every feasible schedule.
@@ -104,7 +105,7 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 			}
 		}
 		arcs += a
-		work += float64(a) * float64(jobs+p.T)
+		work += float64(a) * float64(jobs)
 	}
 	if work > maxWork {
 		b := 0.0
