@@ -37,7 +37,7 @@ func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *worklo
 		cdf = append(cdf, plot.Series{Name: m.Name, Values: m.SortedUtilities})
 	}
 	if out.Bound != nil {
-		cdf = append(cdf, plot.Series{Name: fmt.Sprintf("bound (slot %g s)", out.Bound.SlotSeconds), Values: out.Bound.SortedUtilities})
+		cdf = append(cdf, plot.Series{Name: fmt.Sprintf("lexmax bound (slot %g s)", out.Bound.SlotSeconds), Values: out.Bound.SortedUtilities})
 	}
 	p, err := plot.UtilityCDF(cdf, fmt.Sprintf("%s: utility CDF (seed %d)", w.Name, out.Seed))
 	if err != nil {
