@@ -27,14 +27,16 @@ func Arrivals(n int, capped bool, seed uint64) (*sched.Instance, error) {
 	return arrivals(n, arrivalsShape{capped: capped, load: 0.9, decaySpan: 0.45}, seed)
 }
 
-// SteepArrivals is Arrivals' shape at 95% load with decays ~ U[0.05, 2) and no caps:
-// issue 29's tie family. With decays that steep a sigmoid p/(1+e^{μ(t−d)}) rounds to
-// exactly 0 in float64 once μ(t−d) > 709.78, which happens for late jobs on long
-// horizons; planned on U those jobs tie, on ln U (sched.LogUtility) they do not.
-// Where the draw does not fit in T slots (small n: the demand is random), the horizon
-// is lengthened at capacity C until it does.
+// SteepArrivals is Arrivals' shape at 95% load with releases over the first quarter of
+// the horizon (r ~ U{1..⌊T/4⌋}), deadlines within 5 slots of the release (d ~ r +
+// U[0, 5)), decays ~ U[0.05, 2) and no caps: a family like issue 29's tie instance.
+// The backlog makes jobs finish hundreds of slots past their deadlines, and a sigmoid
+// p/(1+e^{μ(t−d)}) rounds to exactly 0 in float64 once μ(t−d) > 709.78: at 20,000 jobs
+// 275 of the lexmax's utilities are 0 in float64. Peeled on U those jobs tie; ordered by
+// ln U (sched.LogUtility) they do not. Where the draw does not fit in T slots (small n:
+// the demand is random), the horizon is lengthened at capacity C until it does.
 func SteepArrivals(n int, seed uint64) (*sched.Instance, error) {
-	return arrivals(n, arrivalsShape{load: 0.95, decaySpan: 1.95, kind: "arrivals-steep", stretch: true}, seed)
+	return arrivals(n, arrivalsShape{load: 0.95, decaySpan: 1.95, deadlineSpan: 5, releaseSpan: 0.25, kind: "arrivals-steep", stretch: true}, seed)
 }
 
 type arrivalsShape struct {
@@ -44,6 +46,11 @@ type arrivalsShape struct {
 	// out so that Arrivals draws exactly what it always drew.
 	decaySpan float64
 	kind      string // the name's prefix; "" for Arrivals' own
+	// releaseSpan draws releases over this fraction of the T slots instead of the first
+	// half (0: half).
+	releaseSpan float64
+	// deadlineSpan is the width of the deadline's range after the release (0: T/2).
+	deadlineSpan float64
 	// stretch lengthens the horizon (at capacity C) where the draw does not fit in T:
 	// at 95% load the demand drawn often exceeds the capacity of short horizons.
 	stretch bool
@@ -75,6 +82,14 @@ func arrivals(n int, shape arrivalsShape, seed uint64) (*sched.Instance, error) 
 	}
 	capped := shape.capped
 	T := max(200, n/10)
+	releaseSpan := T / 2
+	if shape.releaseSpan > 0 {
+		releaseSpan = int(shape.releaseSpan * float64(T))
+	}
+	deadlineSpan := float64(T / 2)
+	if shape.deadlineSpan > 0 {
+		deadlineSpan = shape.deadlineSpan
+	}
 	C := max(1, n/20)
 	m := max(1, int(shape.load*float64(C)*float64(T)/float64(n)+0.5))
 	rng := rand.New(rand.NewPCG(seed, 0x61727276))
@@ -93,13 +108,13 @@ func arrivals(n int, shape arrivalsShape, seed uint64) (*sched.Instance, error) 
 		Resources: []sched.Resource{{Name: "containers", Capacity: capacity}}}
 	in.Jobs = make([]sched.Job, n)
 	for i := range in.Jobs {
-		r := 1 + rng.IntN(T/2)
+		r := 1 + rng.IntN(releaseSpan)
 		d := min(1+rng.IntN(2*m-1), C*(T-T/2+1)) // a job released late still fits
 		j := sched.Job{
 			ID: fmt.Sprintf("j%d", i+1), Demand: []int{d}, Release: r, TaskSlots: 1,
 			Utility: sched.Sigmoid{
 				Priority: 1 + 4*rng.Float64(),
-				Deadline: float64(r) + float64(T/2)*rng.Float64(),
+				Deadline: float64(r) + deadlineSpan*rng.Float64(),
 				Decay:    0.05 + shape.decaySpan*rng.Float64(),
 			},
 		}
