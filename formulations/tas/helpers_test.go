@@ -66,34 +66,37 @@ func bruteForce(in *sched.Instance) []float64 { return bruteForceRR(in, nil) }
 
 // bruteForceRR is bruteForce with per-resource releases rr (see flowFeasibleRR).
 func bruteForceRR(in *sched.Instance, rr [][]int) []float64 {
+	var best []float64
+	enumerateFeasible(in, rr, func(d []int) {
+		v := make([]float64, len(d))
+		for j := range v {
+			v[j] = in.Jobs[j].Utility.At(d[j])
+		}
+		slices.Sort(v)
+		if best == nil || sched.CompareSorted(v, best, 0) > 0 {
+			best = v
+		}
+	})
+	return best
+}
+
+// enumerateFeasible calls visit with every vector of completion slots that is feasible
+// (the prefix condition, or Ford–Fulkerson with the per-resource releases rr when some
+// job has a release time or a cap or rr is given); visit must not keep d.
+func enumerateFeasible(in *sched.Instance, rr [][]int, visit func(d []int)) {
 	n, T := len(in.Jobs), in.Horizon
-	general := false
+	general := rr != nil
 	for _, j := range in.Jobs {
 		if j.Release > 1 || j.MaxParallel > 0 {
 			general = true
 		}
 	}
 	d := make([]int, n)
-	var best []float64
 	var rec func(k int)
 	rec = func(k int) {
 		if k == n {
-			ok := false
-			if general || rr != nil {
-				ok = flowFeasibleRR(in, rr, d)
-			} else {
-				ok = prefixFeasible(in, d)
-			}
-			if !ok {
-				return
-			}
-			v := make([]float64, n)
-			for j := range v {
-				v[j] = in.Jobs[j].Utility.At(d[j])
-			}
-			slices.Sort(v)
-			if best == nil || sched.CompareSorted(v, best, 0) > 0 {
-				best = v
+			if general && flowFeasibleRR(in, rr, d) || !general && prefixFeasible(in, d) {
+				visit(d)
 			}
 			return
 		}
@@ -103,7 +106,6 @@ func bruteForceRR(in *sched.Instance, rr [][]int) []float64 {
 		}
 	}
 	rec(0)
-	return best
 }
 
 func prefixFeasible(in *sched.Instance, d []int) bool {

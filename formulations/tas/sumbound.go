@@ -231,15 +231,8 @@ func sumOnResource(ctx context.Context, p *problem, r int, credit []int, caps []
 			}
 			continue
 		}
-		per := perSlot(p, caps, j, r)
-		opts = sumOptions(p, d, j, r, window)
-		for _, o := range opts {
-			gain := p.values.at(j, o.lo) / float64(eta)
-			c := eta
-			if o.direct && o.hi-o.lo == 0 && o.lo-p.relOf(j, r) < window {
-				c = per
-			}
-			g.arc(jobNode(k), tree(o.node), c, -gain)
+		for _, o := range credited(p, d, j, r, caps, window) {
+			g.arc(jobNode(k), tree(o.node), o.cap, -o.gain)
 		}
 	}
 	for i := 1; i < d.P; i++ {
@@ -311,16 +304,9 @@ func lagrangian(p *problem, r int, d dyadic, jobs, credit []int, caps [][]int, w
 			b -= float64(eta) * minOver(d.cover(opts[:0], p.relOf(j, r)), least)
 			continue
 		}
-		per := perSlot(p, caps, j, r)
 		vals = vals[:0]
-		opts = sumOptions(p, d, j, r, window)
-		for _, o := range opts {
-			gain := p.values.at(j, o.lo) / float64(eta)
-			c := eta
-			if o.direct && o.hi-o.lo == 0 && o.lo-p.relOf(j, r) < window {
-				c = per
-			}
-			vals = append(vals, val{gain - least[o.node], c})
+		for _, o := range credited(p, d, j, r, caps, window) {
+			vals = append(vals, val{o.gain - least[o.node], o.cap})
 		}
 		slices.SortFunc(vals, func(a, b val) int { return cmp.Compare(b.v, a.v) })
 		left := eta
@@ -336,6 +322,31 @@ func lagrangian(p *problem, r int, d dyadic, jobs, credit []int, caps [][]int, w
 		}
 	}
 	return b, nil
+}
+
+// creditOption is an arc of job j's credited units: to tree node node, at most cap
+// units, each earning gain.
+type creditOption struct {
+	node int
+	cap  int64
+	gain float64
+}
+
+// credited lists job j's options on its credit resource r with their credit U_j(lo)/η
+// and capacity: max_parallel on the slots of its window, η elsewhere.
+func credited(p *problem, d dyadic, j, r int, caps [][]int, window int) []creditOption {
+	eta := p.eta[j][r]
+	per := perSlot(p, caps, j, r)
+	opts := sumOptions(p, d, j, r, window)
+	out := make([]creditOption, len(opts))
+	for k, o := range opts {
+		c := eta
+		if o.direct && o.lo-p.relOf(j, r) < window {
+			c = per
+		}
+		out[k] = creditOption{node: o.node, cap: c, gain: p.values.at(j, o.lo) / float64(eta)}
+	}
+	return out
 }
 
 // perSlot is the most units of resource r job j may hold in one slot.

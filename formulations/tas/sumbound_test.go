@@ -100,27 +100,14 @@ func randomResourceReleases(t *rapid.T, in *sched.Instance) [][]int {
 // slots (enumerated, feasibility checked by Ford–Fulkerson with the per-resource
 // releases rr, which may be nil).
 func bruteForceSum(in *sched.Instance, rr [][]int) float64 {
-	n, T := len(in.Jobs), in.Horizon
-	d := make([]int, n)
 	best := math.Inf(-1)
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			if flowFeasibleRR(in, rr, d) {
-				sum := 0.0
-				for j := range d {
-					sum += in.Jobs[j].Utility.At(d[j])
-				}
-				best = max(best, sum)
-			}
-			return
+	enumerateFeasible(in, rr, func(d []int) {
+		sum := 0.0
+		for j := range d {
+			sum += in.Jobs[j].Utility.At(d[j])
 		}
-		for t := max(1, in.Jobs[k].Release); t <= T; t++ {
-			d[k] = t
-			rec(k + 1)
-		}
-	}
-	rec(0)
+		best = max(best, sum)
+	})
 	return best
 }
 
