@@ -223,6 +223,13 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	return nil
 }
 
+// guarded is do(k) with a panic returned as an error (exit 3): a worker goroutine's
+// panic would otherwise end the process with Go's exit code 2, a bad input's.
+func guarded(k int, do func(k int) error) (err error) {
+	defer recoverTo(&err)
+	return do(k)
+}
+
 // simulate runs every (replication, policy) pair on a pool of workers, then the bound
 // of each replication, and assembles the output in seed and --policies order.
 func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
@@ -252,7 +259,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			go func() {
 				defer wg.Done()
 				for k := range jobs {
-					err := do(k)
+					err := guarded(k, do)
 					mu.Lock()
 					if err != nil && firstErr == nil && ctx.Err() == nil {
 						firstErr = err
