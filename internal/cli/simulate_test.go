@@ -214,7 +214,7 @@ func TestGenSWF(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "kept 4 on 8 slots") || !strings.Contains(errOut, "wider than the machine:1") {
+	if !strings.Contains(errOut, "kept 4 jobs on 8 slots") || !strings.Contains(errOut, "\n  1 wider than the machine\n") {
 		t.Fatalf("stderr does not report what was dropped: %s", errOut)
 	}
 	if !strings.Contains(out, `"sigmoid"`) || !strings.Contains(out, `"after"`) {
