@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,4 +70,33 @@ func TestHelpDocumentsExit3(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "3 internal error") || !strings.Contains(out, "--debug") {
 		t.Fatalf("exit %d; --help does not document exit 3 and --debug:\n%s", code, out)
 	}
+}
+
+// Every malformed file in testdata/*/bad is exit 2 (a bad input) through the commands
+// that read it — never a panic, which would exit 3 (or 2 from the runtime, with a stack).
+func TestBadFilesExit2(t *testing.T) {
+	type use struct {
+		glob string
+		args []string
+	}
+	n := 0
+	for _, u := range []use{
+		{"../../testdata/instances/bad/*.json", []string{"solve"}},
+		{"../../testdata/instances/bad/*.json", []string{"verify"}},
+		{"../../testdata/rds/bad/*.json", []string{"solve", "--formulation", "rds"}},
+	} {
+		files, err := filepath.Glob(u.glob)
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no files (%v)", u.glob, err)
+		}
+		for _, f := range files {
+			args := append(slices.Clone(u.args), f, "-o", "json")
+			code, _, errOut := runCLI(context.Background(), "", args...)
+			if code != ExitBadUsage || strings.Contains(errOut, "goroutine ") {
+				t.Errorf("coraopt %s: exit %d, want 2:\n%s", strings.Join(args, " "), code, errOut)
+			}
+			n++
+		}
+	}
+	t.Logf("%d bad files", n)
 }
