@@ -54,8 +54,9 @@ Families:
         deadline = --deadline-factor × runtime, step utilities (or sigmoid with --decay).
         Jobs the workload file cannot hold (beyond its limits on runtimes, deadlines,
         tasks and arrivals) are dropped like unusable lines; how many were dropped for
-        each reason goes to stderr. The trace is converted as it streams: memory grows
-        with its job lines by a few dozen bytes each.
+        each reason goes to stderr. The trace is converted as it streams (170 MB
+        resident for 10^6 job lines); a workload larger than simulate reads (256 MiB,
+        some 900,000 jobs) is refused, exit 2.
   woha  woha.txt §V-A: --workflows random layered DAGs with Yahoo!-like task statistics,
         a submission every 5 min on average, deadline 1.5-3 × a workspan lower bound;
         32 workers × (2 map + 1 reduce); true task times U[0.8, 1.2] × the estimates.
