@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates docs/performance.md: the Go benchmarks of DESIGN.md's performance targets
-# (make bench) and three coraopt bench runs, rendered by internal/bench/perfdoc.
+# Regenerates the generated part of docs/performance.md (between its perfdoc markers): the
+# Go benchmarks of the performance targets (docs/design.md; make bench) and four coraopt
+# bench runs, rendered by internal/bench/perfdoc.
 #
 #   bash internal/bench/performance.sh [OUTDIR]
 #
@@ -9,7 +10,7 @@
 # the document. COUNT (default 5) is the Go benchmarks' -count; REPEAT (default 5) the
 # coraopt bench --repeat.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 out=${1:-$(mktemp -d)}
 mkdir -p "$out" docs
@@ -54,5 +55,5 @@ go run ./internal/bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -dat
 	-cmd "bash internal/bench/performance.sh   # all of the below, then internal/bench/perfdoc" \
 	-cmd "GOFLAGS=-count=$count make bench BENCH='$benchre'" \
 	-cmd "$netlib_cmd" -cmd "$form_cmd" -cmd "$fast_cmd" -cmd "$scal_cmd" \
-	>docs/performance.md
+	-doc docs/performance.md
 echo "wrote docs/performance.md" >&2

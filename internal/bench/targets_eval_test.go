@@ -190,14 +190,18 @@ func TestWritePerformance(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := out.String()
+	// A block of docs/performance.md under its "The benchmark run": no title of its own.
+	if !strings.HasPrefix(doc, "Measured on 2026-11-21 on 2 cores.") || strings.Contains(doc, "\n# ") || strings.Contains(doc, "\n## ") {
+		t.Errorf("not a level-3 block:\n%s", doc)
+	}
 	for _, want := range []string{
 		"| onion peeling, 1,000 jobs | RUSH: 7.34 s | ≤ 10 ms | 5 ms | 0.5 | yes |",
 		"| onion peeling, 100,000 jobs | — | ≤ 2 s | 3 s | 1.5 | **no** |",
 		"not measured: not in this run: policies/woha.BenchmarkAssignTask/gap=1us/workflows=10000/order=dsl calls/s",
 		"not measured: not in this run: formulations/rs.BenchmarkWCDE/jobs=1000,bins=1000",
-		"## Netlib LPs", "load average 1.50 / 2.00 / 2.50", "Backends: highs 1.10.0, simplex dev.",
+		"\n### Netlib LPs\n", "load average 1.50 / 2.00 / 2.50", "Backends: highs 1.10.0, simplex dev.",
 		"| test | LP | simplex | 1 / 1 | 1 |", "| afiro | - | 2 ms (1) | 4 ms (2) |",
-		"```sh\nmake bench\n```",
+		"### Regenerating this file\n\n```sh\nmake bench\n```",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("missing %q in:\n%s", want, doc)

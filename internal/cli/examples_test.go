@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// TestExamplesParse runs every command line of every command's Examples and of the
-// README's code blocks through the real command tree — cobra's command lookup, flag
+// TestExamplesParse runs every command line of every command's Examples and of the code
+// blocks of README.md and docs/*.md through the real command tree — cobra's command lookup, flag
 // parsing (persistent and local), flag value types and argument-count checks — with each
 // command's action replaced by one that only checks -o/--output names an output format.
 // So a renamed or removed flag, a wrong shorthand, a misspelt command or a wrong number of
@@ -28,23 +29,25 @@ func TestExamplesParse(t *testing.T) {
 			help = append(help, commandLines(line)...)
 		}
 	})
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inBlock := false
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inBlock = !inBlock
-			continue
+	for _, doc := range docFiles(t) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if inBlock {
-			readme = append(readme, commandLines(line)...)
+		inBlock := false
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "```") {
+				inBlock = !inBlock
+				continue
+			}
+			if inBlock {
+				readme = append(readme, commandLines(line)...)
+			}
 		}
 	}
 	// The extraction itself must find the examples, or this test checks nothing.
 	if len(help) < 15 || len(readme) < 8 {
-		t.Fatalf("found %d help example lines and %d README lines; the extraction is broken", len(help), len(readme))
+		t.Fatalf("found %d help example lines and %d documentation lines; the extraction is broken", len(help), len(readme))
 	}
 	for _, args := range slices.Concat(help, readme) {
 		if err := parseOnly(args); err != nil {
@@ -81,6 +84,16 @@ func TestParseOnlyCatches(t *testing.T) {
 	if got := commandLines("qp       coraopt-qp 1.0 (Goldfarb–Idnani dual active set)  yes"); got != nil {
 		t.Errorf("a table row read as a command: %q", got)
 	}
+}
+
+// docFiles are the documentation files the tests read: README.md and docs/*.md.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md (%v)", err)
+	}
+	return append([]string{"../../README.md"}, docs...)
 }
 
 func walk(c *cobra.Command, f func(*cobra.Command)) {
@@ -278,54 +291,57 @@ func TestProseNamesRealFlags(t *testing.T) {
 			}
 		}
 	})
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	heading := regexp.MustCompile("`coraopt ([a-z][a-z-]*)")
-	var section []*cobra.Command
-	var body strings.Builder
 	sections := 0
-	check := func() {
-		flags, owners := proseFlags(body.String(), byName, section)
-		for i, f := range flags {
-			if !anyTakes(owners[i], f) {
-				t.Errorf("README section of %s names --%s, which %s does not take", names(section), f, names(owners[i]))
-			}
+	for _, doc := range docFiles(t) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		body.Reset()
-	}
-	inBlock := false
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "```") {
-			inBlock = !inBlock
-			continue
-		}
-		if inBlock {
-			continue // command lines: TestExamplesParse
-		}
-		if strings.HasPrefix(line, "#") {
-			check()
-			section = nil
-			for _, m := range heading.FindAllStringSubmatch(line, -1) {
-				c := byName[m[1]]
-				if c == nil {
-					t.Errorf("README heading %q names no command", line)
-					continue
+		name := strings.TrimPrefix(doc, "../../")
+		var section []*cobra.Command
+		var body strings.Builder
+		check := func() {
+			flags, owners := proseFlags(body.String(), byName, section)
+			for i, f := range flags {
+				if !anyTakes(owners[i], f) {
+					t.Errorf("%s, section of %s, names --%s, which %s does not take", name, names(section), f, names(owners[i]))
 				}
-				section = append(section, c)
+			}
+			body.Reset()
+		}
+		inBlock := false
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "```") {
+				inBlock = !inBlock
+				continue
+			}
+			if inBlock {
+				continue // command lines: TestExamplesParse
+			}
+			if strings.HasPrefix(line, "#") {
+				check()
+				section = nil
+				for _, m := range heading.FindAllStringSubmatch(line, -1) {
+					c := byName[m[1]]
+					if c == nil {
+						t.Errorf("%s heading %q names no command", name, line)
+						continue
+					}
+					section = append(section, c)
+				}
+				if section != nil {
+					sections++
+				}
+				continue
 			}
 			if section != nil {
-				sections++
+				body.WriteString(line + "\n")
 			}
-			continue
 		}
-		if section != nil {
-			body.WriteString(line + "\n")
-		}
+		check()
 	}
-	check()
 	if sections < 5 {
-		t.Fatalf("found %d README command sections; the extraction is broken", sections)
+		t.Fatalf("found %d command sections in the documentation; the extraction is broken", sections)
 	}
 }
