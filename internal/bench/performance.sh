@@ -17,7 +17,7 @@ mkdir -p "$out" docs
 count=${COUNT:-5}
 repeat=${REPEAT:-5}
 date=${DATE:-$(date +%Y-%m-%d)}
-benchre='^Benchmark(OnionPeel|WCDE|SolveFinal|RDSShapedQP|RHC|NetlibVsHiGHS|VsGonum)'
+benchre='^Benchmark(OnionPeel|WCDE|SolveFinal|RDSShapedQP|RHC|NetlibVsHiGHS|VsGonum|Simulate|AssignTask|AdmissionDecision|Decision)'
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "outputs in $out" >&2
