@@ -214,6 +214,9 @@ func shellWords(s string) []string {
 	return words
 }
 
+// foreignCommand is a code span holding another program's command line.
+var foreignCommand = regexp.MustCompile("`(?:sbatch|srun|squeue|scancel|sinfo|kubectl|go|make|bash|jq|git|apt-get) [^`]*`")
+
 // longFlag is a --flag written in help or README prose.
 var longFlag = regexp.MustCompile(`(?:^|[\s\x60(\[,|])--([a-z][a-z0-9-]*)`)
 
@@ -233,6 +236,9 @@ func takesFlag(c *cobra.Command, name string) bool {
 func proseFlags(text string, byName map[string]*cobra.Command, dflt []*cobra.Command) (flags []string, owners [][]*cobra.Command) {
 	// "coraopt sweep run" names the subcommand run of sweep: the longest path wins.
 	mention := regexp.MustCompile(`coraopt ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
+	// A code span that starts with another program is that program's command line
+	// (`sbatch --dependency=afterok:<id>`, `kubectl wait --for=…`): its flags are not ours.
+	text = foreignCommand.ReplaceAllString(text, "``")
 	for _, para := range strings.Split(text, "\n\n") {
 		marks := mention.FindAllStringSubmatchIndex(para, -1)
 		for _, m := range longFlag.FindAllStringSubmatchIndex(para, -1) {
@@ -291,6 +297,8 @@ func TestProseNamesRealFlags(t *testing.T) {
 			}
 		}
 	})
+	var every []*cobra.Command
+	walk(root, func(c *cobra.Command) { every = append(every, c) })
 	heading := regexp.MustCompile("`coraopt ([a-z][a-z-]*)")
 	sections := 0
 	for _, doc := range docFiles(t) {
@@ -302,10 +310,14 @@ func TestProseNamesRealFlags(t *testing.T) {
 		var section []*cobra.Command
 		var body strings.Builder
 		check := func() {
-			flags, owners := proseFlags(body.String(), byName, section)
+			owner := section
+			if owner == nil {
+				owner = every // prose about no one command: some command must take the flag
+			}
+			flags, owners := proseFlags(body.String(), byName, owner)
 			for i, f := range flags {
 				if !anyTakes(owners[i], f) {
-					t.Errorf("%s, section of %s, names --%s, which %s does not take", name, names(section), f, names(owners[i]))
+					t.Errorf("%s names --%s, which %s does not take", name, f, names(owners[i]))
 				}
 			}
 			body.Reset()
@@ -335,13 +347,33 @@ func TestProseNamesRealFlags(t *testing.T) {
 				}
 				continue
 			}
-			if section != nil {
-				body.WriteString(line + "\n")
-			}
+			body.WriteString(line + "\n")
 		}
 		check()
 	}
 	if sections < 5 {
 		t.Fatalf("found %d command sections in the documentation; the extraction is broken", sections)
+	}
+}
+
+// TestProseFlagsForeign: flags in a code span of another program's command line are not
+// checked; flags in prose and in coraopt's own command lines are, against the command the
+// paragraph names.
+func TestProseFlagsForeign(t *testing.T) {
+	root := NewRootCmd(Streams{})
+	byName := map[string]*cobra.Command{}
+	walk(root, func(c *cobra.Command) { byName[strings.TrimPrefix(c.CommandPath(), root.Name()+" ")] = c })
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"submits with `sbatch --dependency=afterok:<id>`, then `kubectl wait --for=x --timeout=1h`", nil},
+		{"`coraopt sweep slurm --partition local` and --shards", []string{"partition", "shards"}},
+		{"`go test -run X` then --no-such", []string{"no-such"}},
+	} {
+		flags, _ := proseFlags(c.text, byName, []*cobra.Command{root})
+		if !slices.Equal(flags, c.want) {
+			t.Errorf("%q: flags %q, want %q", c.text, flags, c.want)
+		}
 	}
 }
