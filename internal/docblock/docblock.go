@@ -16,6 +16,20 @@ func Markers(name string) (begin, end string) {
 	return "<!-- " + name + ":begin -->", "<!-- " + name + ":end -->"
 }
 
+// Read returns the block called name of the file at path: the text between its
+// markers.
+func Read(path, name string) ([]byte, error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	i, j, err := locate(text, name)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return text[i:j], nil
+}
+
 // Replace puts block between the markers of name in the file at path, keeping the
 // markers and everything outside them. A file without both markers, in order, is an
 // error and is left as it was.
@@ -24,14 +38,24 @@ func Replace(path, name string, block []byte) error {
 	if err != nil {
 		return err
 	}
-	begin, end := Markers(name)
-	i, j := bytes.Index(text, []byte(begin)), bytes.Index(text, []byte(end))
-	if i < 0 || j < i {
-		return fmt.Errorf("%s has no %s … %s markers", path, begin, end)
+	i, j, err := locate(text, name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	out := slices.Concat(text[:i+len(begin)], []byte("\n"), block, text[j:])
+	out := slices.Concat(text[:i], []byte("\n"), block, text[j:])
 	if err := os.WriteFile(path, out, 0o644); err != nil {
 		return fmt.Errorf("writing the %s block: %w", name, err)
 	}
 	return nil
+}
+
+// locate returns where the block called name starts (just after its begin marker) and
+// ends (at its end marker) in text.
+func locate(text []byte, name string) (start, end int, err error) {
+	begin, endMarker := Markers(name)
+	i, j := bytes.Index(text, []byte(begin)), bytes.Index(text, []byte(endMarker))
+	if i < 0 || j < i {
+		return 0, 0, fmt.Errorf("no %s … %s markers", begin, endMarker)
+	}
+	return i + len(begin), j, nil
 }

@@ -40,3 +40,18 @@ func TestReplace(t *testing.T) {
 		t.Error("a missing file accepted")
 	}
 }
+
+// Read returns the text between the markers, and an error without them.
+func TestRead(t *testing.T) {
+	begin, end := Markers("t")
+	path := filepath.Join(t.TempDir(), "doc.md")
+	if err := os.WriteFile(path, []byte("a\n"+begin+"\nblock\n"+end+"\nb\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Read(path, "t"); err != nil || string(got) != "\nblock\n" {
+		t.Errorf("Read = %q, %v", got, err)
+	}
+	if _, err := Read(path, "other"); err == nil {
+		t.Error("a block without markers read")
+	}
+}
