@@ -36,7 +36,7 @@ type PerfRun struct {
 func WritePerformance(w io.Writer, d PerfDoc) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured on %s on %s. %s\n\n", d.Date, d.Machine, d.Load)
-	fmt.Fprintf(&b, "### DESIGN.md targets\n\n")
+	fmt.Fprintf(&b, "### The performance targets (docs/design.md)\n\n")
 	fmt.Fprintf(&b, "Each target is measured by a Go benchmark (`make bench`), the median of %d runs (`-count %d`). "+
 		"\"measured / target\" is the measured value over the target's: at most 1 meets a \"≤\" target, at least 1 a \"≥\" target. "+
 		"Wall time per operation is the measure; where the benchmark also reports the process's CPU time per operation "+

@@ -46,7 +46,7 @@ loads+=("fastpaths: $(load)")
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 go run ./internal/bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -date "$date" \
 	-machine "$(nproc) cores (${cpu:-unknown CPU}), $(go env GOOS)/$(go env GOARCH), $(go version | cut -d' ' -f3)" \
-	-load "The machine was shared with other work; load average (1/5/15 min) before each step — $(IFS=';'; echo "${loads[*]}")." \
+	-load "The machine was shared with other work; load average (1/5/15 min) before each step — $(printf '%s; ' "${loads[@]}" | sed 's/; $//')." \
 	-run "coraopt bench: Netlib LPs=$out/netlib.json=$netlib_cmd" \
 	-run "coraopt bench: scheduling formulations=$out/formulations.json=$form_cmd" \
 	-run "coraopt bench: fast paths=$out/fastpaths.json=$fast_cmd" \
