@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -392,5 +393,63 @@ func TestSlurmScripts(t *testing.T) {
 		if bad.Check() == nil {
 			t.Errorf("%+v passes Check", bad)
 		}
+	}
+}
+
+// A part has one writer: a second OpenPart is refused with a *LockedError naming the
+// holder's PID and host (from the holder file), until the first closes; a refused or
+// failed open leaves the lock as it found it.
+func TestPartLockedAgainstASecondRun(t *testing.T) {
+	s := loadTiny(t, "")
+	path := filepath.Join(t.TempDir(), "part.jsonl")
+	first, _, err := s.OpenPart(path, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Unlocked != nil {
+		t.Fatalf("the test's file system cannot lock: %v", first.Unlocked)
+	}
+	host, _ := os.Hostname()
+	for range 2 {
+		_, _, err = s.OpenPart(path, 0, 1)
+		var le *LockedError
+		if !errors.As(err, &le) || le.Holder == nil || le.Holder.PID != os.Getpid() || le.Holder.Host != host {
+			t.Fatalf("second open: %v (%#v)", err, le)
+		}
+		if want := fmt.Sprintf("is being written by another run (PID %d on %s, since ", os.Getpid(), host); !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+	line, _ := MarshalLine(&Record{Sweep: s.Fingerprint, Cell: 0, Cells: s.NumCells(), Workload: "cora:jobs=12:seed=2", Policy: "fifo", Seed: 4})
+	if _, err := first.Write(line); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the holder file outlived its run: %v", err)
+	}
+	again, done, err := s.OpenPart(path, 0, 1)
+	if err != nil || !done[0] || len(done) != 1 {
+		t.Fatalf("reopening after Close: %v, done %v", err, done)
+	}
+	// Appends go to the end whatever was read.
+	if _, err := again.Write(line); err != nil {
+		t.Fatal(err)
+	}
+	again.Close()
+	if data, _ := os.ReadFile(path); !bytes.Equal(data, append(slices.Clone(line), line...)) {
+		t.Fatalf("part holds %q", data)
+	}
+	// A holder file that names no process: refused all the same, saying so.
+	held, _, err := s.OpenPart(filepath.Join(t.TempDir(), "p.jsonl"), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	os.WriteFile(held.path+".lock", []byte("junk"), 0o644)
+	if _, _, err := s.OpenPart(held.path, 0, 1); err == nil || !strings.Contains(err.Error(), "its PID is unknown") {
+		t.Fatalf("unreadable holder: %v", err)
 	}
 }

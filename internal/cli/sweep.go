@@ -70,7 +70,9 @@ writes one JSON line per cell, in cell order: the cell index, its workload, poli
 parameters and seed, the kept metrics, and wall-clock figures under "timing".
 
 With --out FILE the run is resumable: cells already in FILE are skipped, a torn last
-line (a run killed mid-write) is cut and its cell runs again. A cell whose run cannot
+line (a run killed mid-write) is cut and its cell runs again. The run locks FILE: a
+second run on the same FILE exits 2 naming the first's PID (kept in FILE.lock while it
+runs). A cell whose run cannot
 finish records its error and the run exits 1 at the end. Ctrl-C keeps every cell
 already written; rerun the same command to finish.
 
@@ -122,6 +124,9 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 		f, d, err := sw.OpenPart(o.out, k, n)
 		if err != nil {
 			return usageErr(err)
+		}
+		if f.Unlocked != nil {
+			fmt.Fprintf(s.Err, "coraopt: warning: %v: the part is not locked, so make sure no other run uses this --out\n", f.Unlocked)
 		}
 		defer func() {
 			if cerr := f.Close(); cerr != nil && retErr == nil {

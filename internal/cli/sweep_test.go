@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -333,5 +334,55 @@ func TestSweepRunProgressOnTerminal(t *testing.T) {
 		Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, IsTerminal: true})
 	if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "shard 0/1") || !strings.Contains(errOut.String(), "(1/3") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// Two `sweep run` on one --out: the second is refused (exit 2) naming the first's PID,
+// and writes nothing; the first, stopped, leaves a part that a rerun completes and
+// that merges.
+func TestSweepRunRefusesASecondWriter(t *testing.T) {
+	sweepPath := writeSweep(t, `{"workloads": ["w.json"], "policies": ["fifo", "edf", "fair", "rrh"], "replications": 50}`)
+	part := filepath.Join(t.TempDir(), "p.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type outcome struct {
+		code   int
+		stderr string
+	}
+	first := make(chan outcome, 1)
+	go func() {
+		code, _, errOut := runCLI(ctx, "", "sweep", "run", sweepPath, "--workers", "1", "--out", part)
+		first <- outcome{code, errOut}
+	}()
+	for polls := 0; ; polls++ {
+		if data, _ := os.ReadFile(part); strings.Count(string(data), "\n") >= 2 {
+			break
+		}
+		if polls > 100000 {
+			t.Fatal("the first run wrote nothing")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	before := readFile(t, part)
+	_, errOut := cli(t, 2, "sweep", "run", sweepPath, "--workers", "1", "--out", part)
+	if want := fmt.Sprintf("is being written by another run (PID %d on ", os.Getpid()); !strings.Contains(errOut, want) {
+		t.Fatalf("second run: %s (want %q)", errOut, want)
+	}
+	cancel()
+	r := <-first
+	if r.code != 1 || !strings.Contains(r.stderr, "interrupted after") {
+		t.Fatalf("first run: exit %d: %s", r.code, r.stderr)
+	}
+	after := readFile(t, part)
+	if !strings.HasPrefix(after, before) || strings.Count(after, `{"sweep"`) != strings.Count(after, "\n") {
+		t.Fatalf("the part is not the first run's lines alone:\n%s", after)
+	}
+	_, errOut = cli(t, 0, "sweep", "run", sweepPath, "--workers", "2", "--out", part)
+	if !strings.Contains(errOut, " left") || strings.Contains(errOut, "0 cells run") {
+		t.Fatalf("rerun: %s", errOut)
+	}
+	out, _ := cli(t, 0, "sweep", "merge", part, "-o", "json", "--no-timing")
+	if !strings.Contains(out, `"cells": 200`) {
+		t.Fatalf("merge: %s", out)
 	}
 }
