@@ -106,8 +106,9 @@ var errLocked = errors.New("locked")
 // OpenPart opens (creating it if absent) the part file of shard k of n for appending,
 // locked against any other run (a *LockedError names the holder), and returns the
 // cells it already holds. A torn last line is cut off, so the cell it belonged to runs
-// again. Records of another sweep or another shard, and cells recorded twice, are
-// errors: appending to such a file would corrupt a merge.
+// again. Records of another sweep or another shard, records that contradict their
+// cell (CheckRecord), and cells recorded twice are errors: appending to such a file
+// would corrupt a merge.
 func (s *Sweep) OpenPart(path string, k, n int) (_ *PartFile, _ map[int]bool, retErr error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
@@ -141,11 +142,12 @@ func (s *Sweep) OpenPart(path string, k, n int) (_ *PartFile, _ map[int]bool, re
 	}
 	done := map[int]bool{}
 	for j, rec := range p.Records {
-		switch {
-		case rec.Sweep != s.Fingerprint:
+		var re *RecordError
+		switch cerr := s.CheckRecord(rec); {
+		case errors.As(cerr, &re) && re.OtherSweep:
 			err = fmt.Errorf("%s:%d: a record of sweep %s, not of this sweep (%s): use another --out", path, p.Line[j], rec.Sweep, s.Fingerprint)
-		case rec.Cells != s.NumCells():
-			err = fmt.Errorf("%s:%d: a record of a grid of %d cells, this one has %d", path, p.Line[j], rec.Cells, s.NumCells())
+		case cerr != nil:
+			err = fmt.Errorf("%s:%d: %w", path, p.Line[j], cerr)
 		case rec.Cell%max(n, 1) != k:
 			err = fmt.Errorf("%s:%d: cell %d is not in shard %d/%d", path, p.Line[j], rec.Cell, k, n)
 		case done[rec.Cell]:

@@ -184,6 +184,7 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 
 type sweepMergeOptions struct {
 	g        *globalOptions
+	sweep    string
 	plots    string
 	joined   string
 	noTiming bool
@@ -192,11 +193,14 @@ type sweepMergeOptions struct {
 func newSweepMergeCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &sweepMergeOptions{g: g}
 	c := &cobra.Command{
-		Use:   "merge PARTS…",
+		Use:   "merge --sweep SWEEP PARTS…",
 		Short: "Join the parts of a sweep, check every cell is present once, aggregate per policy × workload",
-		Long: `merge reads part files (JSON Lines of ` + "`sweep run`" + `; - is standard input), checks that they
-come from one sweep and hold every cell exactly once — naming the missing and repeated
-cells and exiting 1 otherwise — and aggregates per workload × policy over the seeds:
+		Long: `merge reads part files (JSON Lines of ` + "`sweep run`" + `; - is standard input) and checks them
+against the sweep file: every record must be of that sweep (its fingerprint) and true
+to the cell its index names — workload, policy, parameters and seed — or merge exits 2
+naming the part, the line and the field; every cell must be present exactly once, or
+merge names the missing and repeated cells and exits 1. It then aggregates per
+workload × policy over the seeds:
 mean, median and 95% confidence interval (Student's t) of min utility, sum utility,
 deadlines met and miss penalty (and the gaps to the bound), with decision p99 and run
 time under "timing". Groups come in cell order, so N shards merge to the bytes of one
@@ -206,14 +210,16 @@ Output: -o json, table or csv (one row per group and metric). Cells that recorde
 error are listed and exit 1. A torn last line of a part (a killed run) counts as missing.
 
 Examples:
-  coraopt sweep merge part-*.jsonl -o table
-  coraopt sweep merge part-*.jsonl -o json --joined cells.jsonl --plots figures/`,
+  coraopt sweep merge --sweep baselines.json part-*.jsonl -o table
+  coraopt sweep merge --sweep baselines.json part-*.jsonl -o json --joined cells.jsonl --plots figures/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSweepMerge(s, o, args)
 		},
 	}
 	f := c.Flags()
+	f.StringVar(&o.sweep, "sweep", "", "the sweep file the parts were run from (required): every record is checked against the cell it names")
+	c.MarkFlagRequired("sweep")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) with 95% confidence intervals into this directory")
 	f.StringVar(&o.joined, "joined", "", "also write every record, in cell order, to this JSON Lines file")
 	f.BoolVar(&o.noTiming, "no-timing", false, "leave wall-clock figures out, so the output's bytes depend only on the sweep")
@@ -232,6 +238,10 @@ func runSweepMerge(s Streams, o *sweepMergeOptions, paths []string) error {
 	default:
 		return usageErrf("--output %q: want json, table or csv", format)
 	}
+	sw, err := loadSweep(o.sweep)
+	if err != nil {
+		return err
+	}
 	var parts []sweep.Source
 	for _, p := range paths {
 		in, name, err := openInput(s, p)
@@ -248,7 +258,7 @@ func runSweepMerge(s Streams, o *sweepMergeOptions, paths []string) error {
 		}
 		parts = append(parts, sweep.Source{Name: name, Part: part})
 	}
-	recs, err := sweep.Join(parts)
+	recs, err := sw.Join(parts)
 	if err != nil {
 		var ie *sweep.IncompleteError
 		if errors.As(err, &ie) {

@@ -178,14 +178,14 @@ func TestSweepSlurm(t *testing.T) {
 	local := filepath.Join(work, "local.jsonl")
 	_, errOut := cli(t, 0, "sweep", "run", sweepPath, "--workers", "2", "--out", local)
 	t.Logf("local: %s", strings.TrimSpace(errOut))
-	localMerged, _ := cli(t, 0, "sweep", "merge", local, "-o", "json", "--no-timing", "--joined", filepath.Join(work, "local-cells.jsonl"))
+	localMerged, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, local, "-o", "json", "--no-timing", "--joined", filepath.Join(work, "local-cells.jsonl"))
 	var shards []string
 	for k := range 4 {
 		p := filepath.Join(work, fmt.Sprintf("local-%d.jsonl", k))
 		cli(t, 0, "sweep", "run", sweepPath, "--shard", fmt.Sprintf("%d/4", k), "--workers", "1", "--out", p)
 		shards = append(shards, p)
 	}
-	shardMerged, _ := cli(t, 0, append(append([]string{"sweep", "merge"}, shards...), "-o", "json", "--no-timing")...)
+	shardMerged, _ := cli(t, 0, append(append([]string{"sweep", "merge", "--sweep", sweepPath}, shards...), "-o", "json", "--no-timing")...)
 	if localMerged != shardMerged {
 		t.Fatalf("4 local shards merge differently:\n%s", cmp.Diff(localMerged, shardMerged))
 	}
