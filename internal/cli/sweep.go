@@ -72,9 +72,9 @@ parameters and seed, the kept metrics, and wall-clock figures under "timing".
 With --out FILE the run is resumable: cells already in FILE are skipped, a torn last
 line (a run killed mid-write) is cut and its cell runs again. The run locks FILE: a
 second run on the same FILE exits 2 naming the first's PID (kept in FILE.lock while it
-runs). A cell whose run cannot
-finish records its error and the run exits 1 at the end. Ctrl-C keeps every cell
-already written; rerun the same command to finish.
+runs). A cell whose run cannot finish records its error and the run exits 1 at the
+end. Ctrl-C or SIGTERM (a Slurm time limit, scancel) stops starting cells, writes every
+finished one and exits 1; rerun the same command to finish.
 
 Policies: ` + strings.Join(all.Names(), ", ") + `.
 
