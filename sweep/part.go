@@ -92,7 +92,7 @@ type PartFile struct {
 // mid-write leaves at most a torn last line, which the next OpenPart cuts.
 func (p *PartFile) Write(b []byte) (int, error) { return p.f.Write(b) }
 
-// Close releases the lock, removes the holder file and closes the part.
+// Close removes the holder file and closes the part, which releases the lock.
 func (p *PartFile) Close() error {
 	if p.Unlocked == nil {
 		os.Remove(p.path + holderSuffix) // before the lock goes: it names us
