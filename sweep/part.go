@@ -80,8 +80,9 @@ func ReadPart(r io.Reader, name string) (*Part, error) {
 // PartFile is a part file opened by OpenPart for one run to append to. It holds the
 // file's exclusive lock until Close.
 type PartFile struct {
-	f    *os.File
-	path string
+	f      *os.File
+	path   string
+	holder bool // this run wrote the holder file
 	// Unlocked is ErrNoLocking (wrapped) when the file system could not lock the part:
 	// the run may go on, but nothing stops a second one, and the caller should say so.
 	Unlocked error
@@ -94,7 +95,7 @@ func (p *PartFile) Write(b []byte) (int, error) { return p.f.Write(b) }
 
 // Close removes the holder file and closes the part, which releases the lock.
 func (p *PartFile) Close() error {
-	if p.Unlocked == nil {
+	if p.holder {
 		os.Remove(p.path + holderSuffix) // before the lock goes: it names us
 	}
 	return p.f.Close() // closing the last descriptor releases the flock
@@ -126,10 +127,9 @@ func (s *Sweep) OpenPart(path string, k, n int) (_ *PartFile, _ map[int]bool, re
 		f.Close()
 		return nil, nil, fmt.Errorf("sweep: locking %s: %w", path, err)
 	default:
-		if err := writeHolder(path); err != nil {
-			f.Close()
-			return nil, nil, fmt.Errorf("sweep: recording this run as the holder of %s: %w", path, err)
-		}
+		// The holder file only names us to a refused run, which says when it cannot
+		// read one: the lock holds without it (a directory we may not write in).
+		pf.holder = writeHolder(path) == nil
 	}
 	defer func() {
 		if retErr != nil {
