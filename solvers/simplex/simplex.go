@@ -188,6 +188,8 @@ type simplex struct {
 	rng                                 *rand.Rand
 	invertions                          int
 	keepFactor                          bool // run may skip the first refactorization (see run)
+	coldStart                           bool // the solve starts from the slack basis (see run)
+	primalIters                         int  // the iterations of the primal simplex, of iters
 }
 
 // recentChange records a basis change for the cycling detector; obj is the objective

@@ -104,11 +104,12 @@ func ctxStatus(err error) solvers.Status {
 
 // result is the outcome of solveLP in the original problem's space.
 type result struct {
-	status solvers.Status
-	iters  int
-	x      []float64 // original columns; nil when not optimal
-	y      []float64 // row duals, minimization sense
-	basis  *solvers.Basis
+	status      solvers.Status
+	iters       int
+	primalIters int       // of iters, those of the primal simplex
+	x           []float64 // original columns; nil when not optimal
+	y           []float64 // row duals, minimization sense
+	basis       *solvers.Basis
 }
 
 func (r *result) fill(p *model.Problem, sol *solvers.Solution) {
@@ -240,10 +241,11 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		s.setWarmBasis(warm)
 	} else {
 		s.setSlackBasis()
+		s.coldStart = true
 	}
 	o := s.optimize(rowScale, colScale, den, span)
 	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
-	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters}
+	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters, primalIters: s.primalIters}
 	if o == outInfeasible && len(pre.ops) > 0 {
 		// The same caution as above for an infeasible reduced problem.
 		r := solveLP(p, set, nil, false, doScale)
