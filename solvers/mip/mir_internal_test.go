@@ -1,0 +1,142 @@
+package mip
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/coraopt/coraopt/model"
+	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/simplex"
+)
+
+// flowPath is a two-node path: flow a1 enters node 1, which keeps 0.5 and passes a2 on to
+// node 2, which needs 1.3; a1 is capped by an integer capacity y ∈ [0, 10] (a1 ≤ y,
+// a general-integer variable upper bound); y is minimized. The LP optimum is y = 1.8,
+// the integer one y = 2. No single row gives a violated MIR cut: node 1's row with the
+// capacity substituted yields y ≥ 1, node 2's has no integer column; their sum, −a1 ≤
+// −1.8, yields y ≥ 2.
+func flowPath() *model.Problem {
+	inf := math.Inf(1)
+	// Columns a1, a2, y; rows −a1 + a2 ≤ −0.5, −a2 ≤ −1.3, a1 − y ≤ 0.
+	return &model.Problem{Name: "flowpath", Sense: model.Minimize,
+		ColCost: []float64{0, 0, 1}, ColLower: []float64{0, 0, 0}, ColUpper: []float64{inf, inf, 10},
+		Integrality: []bool{false, false, true},
+		RowLower:    []float64{-inf, -inf, -inf}, RowUpper: []float64{-0.5, -1.3, 0},
+		AStart: []int{0, 2, 4, 5}, AIndex: []int{0, 2, 0, 1, 2}, AValue: []float64{-1, 1, 1, -1, -1}}
+}
+
+// capacityRow is one demand row −a1 ≤ −1.8 with a1 ≤ y, y ∈ [0, 10] integer: the MIR cut
+// y ≥ 2 comes from the demand row alone once the general-integer variable upper bound is
+// substituted.
+func capacityRow() *model.Problem {
+	inf := math.Inf(1)
+	return &model.Problem{Name: "capacity", Sense: model.Minimize,
+		ColCost: []float64{0, 1}, ColLower: []float64{0, 0}, ColUpper: []float64{inf, 10},
+		Integrality: []bool{false, true},
+		RowLower:    []float64{-inf, -inf}, RowUpper: []float64{-1.8, 0},
+		AStart: []int{0, 2, 3}, AIndex: []int{0, 1, 1}, AValue: []float64{-1, 1, -1}}
+}
+
+// separate solves p's LP relaxation and returns the c-MIR cuts at its optimum with
+// maxAggr aggregation steps, the search and the LP point.
+func separate(t *testing.T, p *model.Problem, maxAggr int) ([]cut, *search, []float64) {
+	t.Helper()
+	s := newSearch(context.Background(), p, &Solver{}, solvers.Options{})
+	s.maxAggr = maxAggr
+	r := s.solveLP(s.lo, s.up, nil, 0)
+	if r.status != solvers.Optimal {
+		t.Fatalf("%s: LP %s", p.Name, r.status)
+	}
+	rv := s.rows()
+	return s.mirCuts(s.w, rv, s.findVUBs(s.w, rv), r.x), s, r.x
+}
+
+// violated returns the cuts that x violates by more than 1e-6.
+func violated(cs []cut, x []float64) []cut {
+	var out []cut
+	for _, c := range cs {
+		lhs := 0.0
+		for k, j := range c.cols {
+			lhs += c.coef[k] * x[j]
+		}
+		if lhs > c.rhs+1e-6 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// checkValid checks that no point of p with integral y violates cut c: for each integer
+// value of the integer columns in their bounds, the largest lhs − rhs over the continuous
+// columns (an LP) is at most 1e-7.
+func checkValid(t *testing.T, p *model.Problem, c cut) {
+	t.Helper()
+	intCol := -1
+	for j, isInt := range p.Integrality {
+		if isInt {
+			intCol = j
+		}
+	}
+	for v := p.ColLower[intCol]; v <= p.ColUpper[intCol]; v++ {
+		q := p.Clone()
+		q.Integrality = nil
+		q.ColLower[intCol], q.ColUpper[intCol] = v, v
+		q.Sense = model.Maximize
+		clear(q.ColCost)
+		for k, j := range c.cols {
+			q.ColCost[j] = c.coef[k]
+		}
+		sol, err := simplex.New().Solve(context.Background(), q, solvers.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.Status == solvers.Optimal && sol.Objective > c.rhs+1e-7 {
+			t.Errorf("cut %+v is violated by a feasible point with column %d = %g (lhs %g)", c, intCol, v, sol.Objective)
+		}
+	}
+}
+
+// TestPathAggregatedMIR: on flowPath, single rows give no violated c-MIR cut; path
+// aggregation finds one that is valid for every integer point and raises the LP bound
+// from 1.8 to the integer optimum 2.
+func TestPathAggregatedMIR(t *testing.T) {
+	p := flowPath()
+	if cs, _, x := separate(t, p, 0); len(violated(cs, x)) > 0 {
+		t.Fatalf("single rows gave violated cuts %+v; the model does not test aggregation", violated(cs, x))
+	}
+	cs, s, x := separate(t, p, mirMaxAggr)
+	if math.Abs(x[2]-1.8) > 1e-9 {
+		t.Fatalf("LP optimum y = %g, want 1.8", x[2])
+	}
+	vs := violated(cs, x)
+	if len(vs) == 0 {
+		t.Fatalf("no violated cut from the aggregated rows (cuts %+v)", cs)
+	}
+	for _, c := range vs {
+		checkValid(t, p, c)
+	}
+	s.addCuts(vs)
+	r := s.solveLP(s.lo, s.up, nil, 0)
+	if r.status != solvers.Optimal || math.Abs(r.obj-2) > 1e-7 {
+		t.Errorf("bound with the cuts %s %g, want 2", r.status, r.obj)
+	}
+}
+
+// TestGeneralIntegerVUB: a1 ≤ y with y a general integer is a variable upper bound, and
+// substituting it into the demand row gives the cut y ≥ 2 from that row alone.
+func TestGeneralIntegerVUB(t *testing.T) {
+	p := capacityRow()
+	cs, s, x := separate(t, p, 0)
+	rv := s.rows()
+	if v, ok := s.findVUBs(s.w, rv)[0]; !ok || v.y != 1 || v.u != 1 {
+		t.Fatalf("variable upper bounds %v, want a1 ≤ 1·y", s.findVUBs(s.w, rv))
+	}
+	vs := violated(cs, x)
+	if len(vs) == 0 {
+		t.Fatalf("no violated cut at y = %g (cuts %+v)", x[1], cs)
+	}
+	for _, c := range vs {
+		checkValid(t, p, c)
+	}
+}
