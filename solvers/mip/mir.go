@@ -293,10 +293,44 @@ func (s *search) cmir(coef []float64, b float64, x []float64, vubs map[int]vub) 
 		if t.val <= s.intTol || t.val >= t.ub-s.intTol || math.Abs(t.a) < 1e-6 {
 			continue
 		}
-		for _, d := range []float64{math.Abs(t.a), math.Abs(t.a) / 2, math.Abs(t.a) / 4} {
-			if e := eval(d); e > bestEff {
-				bestEff, bestDelta = e, d
+		if e := eval(math.Abs(t.a)); e > bestEff {
+			bestEff, bestDelta = e, math.Abs(t.a)
+		}
+	}
+	if bestDelta == 0 {
+		return cut{}, false
+	}
+	// Marchand and Wolsey's refinements: δ/2, δ/4, δ/8 of the best δ, then complementing
+	// the fractional integer columns one at a time while that helps.
+	d0 := bestDelta
+	for _, d := range []float64{d0 / 2, d0 / 4, d0 / 8} {
+		if e := eval(d); e > bestEff {
+			bestEff, bestDelta = e, d
+		}
+	}
+	for k := range terms {
+		t := &terms[k]
+		if t.val <= s.intTol || t.val >= t.ub-s.intTol || math.IsInf(t.ub, 1) {
+			continue
+		}
+		flip := func() {
+			// t = x − lo with coefficient a, or t = up − x with −a: switch sides.
+			if t.comp {
+				// a·x with a = −t.a: β + a·up − a·lo.
+				beta += -t.a*t.bound + t.a*(t.bound-t.ub)
+				t.a, t.comp, t.bound = -t.a, false, t.bound-t.ub
+			} else {
+				// a·x with a = t.a: β + a·lo − a·up.
+				beta += t.a*t.bound - t.a*(t.bound+t.ub)
+				t.a, t.comp, t.bound = -t.a, true, t.bound+t.ub
 			}
+			t.val = t.ub - t.val
+		}
+		flip()
+		if e := eval(bestDelta); e > bestEff {
+			bestEff = e
+		} else {
+			flip()
 		}
 	}
 	if bestEff < gmiMinEfficacy {
