@@ -10,8 +10,11 @@ import (
 
 // c-MIR parameters.
 const (
-	mirMinFrac = 0.01 // f₀ of the scaled right-hand side must lie in [mirMinFrac, 1 − mirMinFrac]
-	mirMaxInts = 200  // rows with more integer columns are skipped
+	// f₀ of the scaled right-hand side must lie in [mirMinFrac, mirMaxFrac] (SCIP's
+	// MINFRAC and MAXFRAC; a demand far below a capacity, d/u, puts f₀ near 1).
+	mirMinFrac = 0.01
+	mirMaxFrac = 0.999
+	mirMaxInts = 200 // rows with more integer columns are skipped
 	// mirMaxAggr is the number of rows path aggregation adds to a starting row (Marchand
 	// and Wolsey's maxAggr, 5 as in SCIP and HiGHS's aggregation heuristic).
 	mirMaxAggr = 5
@@ -266,7 +269,7 @@ func (s *search) cmir(coef []float64, b float64, x []float64, vubs map[int]vub) 
 	eval := func(delta float64) float64 {
 		bd := beta / delta
 		f0 := bd - math.Floor(bd)
-		if f0 < mirMinFrac || f0 > 1-mirMinFrac {
+		if f0 < mirMinFrac || f0 > mirMaxFrac {
 			return 0
 		}
 		lhs, norm := 0.0, 0.0

@@ -26,16 +26,16 @@ func flowPath() *model.Problem {
 		AStart: []int{0, 2, 4, 5}, AIndex: []int{0, 2, 0, 1, 2}, AValue: []float64{-1, 1, 1, -1, -1}}
 }
 
-// capacityRow is one demand row −a1 ≤ −1.8 with a1 ≤ y, y ∈ [0, 10] integer: the MIR cut
-// y ≥ 2 comes from the demand row alone once the general-integer variable upper bound is
-// substituted.
-func capacityRow() *model.Problem {
+// capacityRow is one demand row −a1 ≤ −demand with a1 ≤ capacity·y, y ∈ [0, 10] integer:
+// the MIR cut y ≥ ⌈demand/capacity⌉ comes from the demand row alone once the
+// general-integer variable upper bound is substituted.
+func capacityRow(demand, capacity float64) *model.Problem {
 	inf := math.Inf(1)
 	return &model.Problem{Name: "capacity", Sense: model.Minimize,
 		ColCost: []float64{0, 1}, ColLower: []float64{0, 0}, ColUpper: []float64{inf, 10},
 		Integrality: []bool{false, true},
-		RowLower:    []float64{-inf, -inf}, RowUpper: []float64{-1.8, 0},
-		AStart: []int{0, 2, 3}, AIndex: []int{0, 1, 1}, AValue: []float64{-1, 1, -1}}
+		RowLower:    []float64{-inf, -inf}, RowUpper: []float64{-demand, 0},
+		AStart: []int{0, 2, 3}, AIndex: []int{0, 1, 1}, AValue: []float64{-1, 1, -capacity}}
 }
 
 // separate solves p's LP relaxation and returns the c-MIR cuts at its optimum with
@@ -125,18 +125,23 @@ func TestPathAggregatedMIR(t *testing.T) {
 
 // TestGeneralIntegerVUB: a1 ≤ y with y a general integer is a variable upper bound, and
 // substituting it into the demand row gives the cut y ≥ 2 from that row alone.
+//
+// The second case is a demand far below the capacity (sp150x300d's arcs carry 3049
+// units; some nodes need 3): f₀ of β/δ is 1 − 0.005, which a MAXFRAC of 0.99 refused.
 func TestGeneralIntegerVUB(t *testing.T) {
-	p := capacityRow()
-	cs, s, x := separate(t, p, 0)
-	rv := s.rows()
-	if v, ok := s.findVUBs(s.w, rv)[0]; !ok || v.y != 1 || v.u != 1 {
-		t.Fatalf("variable upper bounds %v, want a1 ≤ 1·y", s.findVUBs(s.w, rv))
-	}
-	vs := violated(cs, x)
-	if len(vs) == 0 {
-		t.Fatalf("no violated cut at y = %g (cuts %+v)", x[1], cs)
-	}
-	for _, c := range vs {
-		checkValid(t, p, c)
+	for _, tc := range []struct{ demand, capacity float64 }{{1.8, 1}, {0.5, 100}} {
+		p := capacityRow(tc.demand, tc.capacity)
+		cs, s, x := separate(t, p, 0)
+		rv := s.rows()
+		if v, ok := s.findVUBs(s.w, rv)[0]; !ok || v.y != 1 || v.u != tc.capacity {
+			t.Fatalf("%+v: variable upper bounds %v, want a1 ≤ %g·y", tc, s.findVUBs(s.w, rv), tc.capacity)
+		}
+		vs := violated(cs, x)
+		if len(vs) == 0 {
+			t.Fatalf("%+v: no violated cut at y = %g (cuts %+v)", tc, x[1], cs)
+		}
+		for _, c := range vs {
+			checkValid(t, p, c)
+		}
 	}
 }
