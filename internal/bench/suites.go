@@ -92,6 +92,28 @@ func NetlibSuite(dir string) []Case {
 	return out
 }
 
+// NetlibFullSuite is the whole Netlib LP collection of models.FullCollection (91 LPs)
+// read from dir, each file checked against its SHA-256 before it is read (the
+// reference optima hold for those exact files), each with its reference optimum.
+func NetlibFullSuite(dir string) []Case {
+	var out []Case
+	for _, c := range models.FullCollection() {
+		path := filepath.Join(dir, c.File)
+		ref := &Reference{Status: c.Status, Objective: c.Objective}
+		out = append(out, Case{Name: c.Name, Family: "netlib-full", Class: LP, Prepare: func(context.Context) (*Instance, error) {
+			if err := models.VerifyFile(c, path); err != nil {
+				return nil, err
+			}
+			p, err := models.ReadModel(path)
+			if err != nil {
+				return nil, err
+			}
+			return &Instance{Size: SizeOf(p), Problem: p, Reference: ref}, nil
+		}})
+	}
+	return out
+}
+
 // MIPLIBSuite is the MIPs of HiGHS's check set in dir (mip.CheckSet: bell5, dcmulti,
 // egout, flugpl, gesa2, gt2, lseu, p0548, rgn, small_mip, sp150x300d, 2171), each with
 // its reference optimum, for the MIP backends side by side.
