@@ -132,6 +132,13 @@ type settings struct {
 	ctx                context.Context
 	verbose            io.Writer
 	seed               uint64
+	noDoubletons       bool // skip presolve's second stage (doubleton equations)
+}
+
+func (set settings) logf(format string, args ...any) {
+	if set.verbose != nil {
+		fmt.Fprintf(set.verbose, format+"\n", args...)
+	}
 }
 
 // Tolerances and schedule.
