@@ -145,3 +145,47 @@ func TestGeneralIntegerVUB(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectCuts: of two parallel cuts (one a multiple of the other, with a weaker right-
+// hand side) only the more efficacious is kept, first; a cut in another direction stays.
+func TestSelectCuts(t *testing.T) {
+	x := []float64{1, 1, 1}
+	strong := cut{cols: []int{0, 1}, coef: []float64{1, 1}, rhs: 1}    // violation 1/√2
+	weak := cut{cols: []int{0, 1}, coef: []float64{2, 2}, rhs: 3.5}    // same direction, violation 0.5/√8
+	other := cut{cols: []int{1, 2}, coef: []float64{1, -1}, rhs: -0.5} // violation 0.5/√2
+	got := selectCuts([]cut{weak, other, strong}, x)
+	if len(got) != 2 || got[0].rhs != strong.rhs || got[1].rhs != other.rhs {
+		t.Errorf("selected %+v, want the strong cut then the other one", got)
+	}
+}
+
+// TestAgeCuts: a cut whose row is slack at cutMaxAge root LPs in a row leaves the LP
+// (with its basic logical, so the basis stays one); a binding cut stays, and so does a
+// slack cut younger than that.
+func TestAgeCuts(t *testing.T) {
+	s := newSearch(context.Background(), flowPath(), &Solver{}, solvers.Options{})
+	m0 := s.w.NumRows()
+	s.addCuts([]cut{{cols: []int{2}, coef: []float64{-1}, rhs: -2}, {cols: []int{0}, coef: []float64{1}, rhs: 100}})
+	r := s.solveLP(s.lo, s.up, nil, 0)
+	if r.status != solvers.Optimal || r.basis.Rows[m0] == solvers.Basic || r.basis.Rows[m0+1] != solvers.Basic {
+		t.Fatalf("LP %s, basis rows %v: want the first cut binding and the second slack", r.status, r.basis.Rows)
+	}
+	ages := []int{0, 0}
+	for round := 1; round <= cutMaxAge; round++ {
+		r, ages = s.ageCuts(r, m0, ages)
+		want := 2
+		if round == cutMaxAge {
+			want = 1
+		}
+		if got := s.w.NumRows() - m0; got != want || len(ages) != want || len(r.basis.Rows) != m0+want {
+			t.Fatalf("round %d: %d cuts, ages %v, %d basis rows; want %d cuts", round, got, ages, len(r.basis.Rows), want)
+		}
+	}
+	if s.w.RowUpper[m0] != -2 {
+		t.Errorf("the binding cut did not stay: row bounds %v", s.w.RowUpper)
+	}
+	again := s.solveLP(s.lo, s.up, r.basis, 0)
+	if again.status != solvers.Optimal || math.Abs(again.obj-2) > 1e-9 {
+		t.Errorf("re-solve from the trimmed basis: %s %g, want optimal 2", again.status, again.obj)
+	}
+}
