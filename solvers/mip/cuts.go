@@ -21,7 +21,7 @@ const (
 	// cutMaxParallel: of two cuts of one round whose coefficient vectors have a cosine
 	// above this, only the more efficacious is added (Achterberg §8.9's parallelism).
 	cutMaxParallel = 0.999
-	maxCutRounds   = 30
+	maxCutRounds   = 100 // sp150x300d's bound still rises after 60 rounds
 	minViolation   = 1e-4
 	cutStallLimit  = 3 // rounds in a row that move the bound by less than cutProgress
 	cutProgress    = 1e-5

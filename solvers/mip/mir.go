@@ -10,9 +10,12 @@ import (
 
 // c-MIR parameters.
 const (
-	// f₀ of the scaled right-hand side must lie in [mirMinFrac, mirMaxFrac] (SCIP's
-	// MINFRAC and MAXFRAC; a demand far below a capacity, d/u, puts f₀ near 1).
-	mirMinFrac = 0.01
+	// f₀ of the scaled right-hand side must lie in [mirMinFrac, mirMaxFrac]. A demand d
+	// far below the capacity u of the arcs feeding it gives f₀ = d/u on one side of its
+	// row (that cut is the flow cover x_a ≤ d·y_a + outflow) and 1 − d/u on the other;
+	// a small f₀ is harmless (continuous coefficients scale by 1/(1 − f₀)), one near 1
+	// is not, hence the asymmetry.
+	mirMinFrac = 1e-4
 	mirMaxFrac = 0.999
 	mirMaxInts = 200 // rows with more integer columns are skipped
 	// mirMaxAggr is the number of rows path aggregation adds to a starting row (Marchand

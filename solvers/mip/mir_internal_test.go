@@ -189,3 +189,26 @@ func TestAgeCuts(t *testing.T) {
 		t.Errorf("re-solve from the trimmed basis: %s %g, want optimal 2", again.status, again.obj)
 	}
 }
+
+// TestFlowCoverFromMIR: an arc into a node that needs 0.05 and passes the rest on
+// (x_a − x_b = 0.05, x_a ≤ 100·y_a, y_a binary). c-MIR on the row's ≤ side with δ = 100
+// is the flow cover x_a ≤ 0.05·y_a + x_b, which the LP point (y_a = 0.0005) violates; its
+// f₀ = 0.0005 is below the 0.01 the separator once required (sp150x300d's demands of
+// 2–3 units on arcs of 3049 give f₀ ≈ 0.001), and the ≥ side's f₀ = 0.9995 is above the
+// 0.999 it accepts, so only the small-f₀ cut finds it.
+func TestFlowCoverFromMIR(t *testing.T) {
+	inf := math.Inf(1)
+	p := &model.Problem{Name: "flowcover", Sense: model.Minimize,
+		ColCost: []float64{0, 0, 1}, ColLower: []float64{0, 0, 0}, ColUpper: []float64{inf, inf, 1},
+		Integrality: []bool{false, false, true},
+		RowLower:    []float64{0.05, -inf}, RowUpper: []float64{0.05, 0},
+		AStart: []int{0, 2, 3, 4}, AIndex: []int{0, 1, 0, 1}, AValue: []float64{1, 1, -1, -100}}
+	cs, _, x := separate(t, p, 0)
+	vs := violated(cs, x)
+	if len(vs) == 0 {
+		t.Fatalf("no violated cut at y = %g (cuts %+v)", x[2], cs)
+	}
+	for _, c := range vs {
+		checkValid(t, p, c)
+	}
+}
