@@ -20,13 +20,9 @@ const EnvDir = "CORAOPT_HIGHS_INSTANCES"
 func Dir() (string, error) {
 	dir := os.Getenv(EnvDir)
 	if dir == "" {
-		cache := os.Getenv("CORAOPT_CACHE")
-		if cache == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return "", fmt.Errorf("testmodels: no cache directory: %w", err)
-			}
-			cache = filepath.Join(base, "coraopt")
+		cache, err := cacheRoot()
+		if err != nil {
+			return "", fmt.Errorf("testmodels: %w", err)
 		}
 		dir = filepath.Join(cache, "highs-1.10.0", "share", "highs", "check", "instances")
 	}
@@ -48,13 +44,9 @@ const EnvNetlibDir = "CORAOPT_NETLIB_DIR"
 func NetlibDir() (string, error) {
 	dir := os.Getenv(EnvNetlibDir)
 	if dir == "" {
-		cache := os.Getenv("CORAOPT_CACHE")
-		if cache == "" {
-			base, err := os.UserCacheDir()
-			if err != nil {
-				return "", fmt.Errorf("netlib collection: no cache directory: %w", err)
-			}
-			cache = filepath.Join(base, "coraopt")
+		cache, err := cacheRoot()
+		if err != nil {
+			return "", fmt.Errorf("netlib collection: %w", err)
 		}
 		dir = filepath.Join(cache, "netlib")
 	}
@@ -62,4 +54,16 @@ func NetlibDir() (string, error) {
 		return "", fmt.Errorf("netlib collection: %s not found; put the Netlib LP collection's .mps.gz files there (or set %s)", dir, EnvNetlibDir)
 	}
 	return dir, nil
+}
+
+// cacheRoot is $CORAOPT_CACHE, else the user cache's coraopt directory.
+func cacheRoot() (string, error) {
+	if cache := os.Getenv("CORAOPT_CACHE"); cache != "" {
+		return cache, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory: %w", err)
+	}
+	return filepath.Join(base, "coraopt"), nil
 }
