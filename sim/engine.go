@@ -144,6 +144,7 @@ func (q *queue) pop() event {
 type engine struct {
 	w      *workload.Workload
 	p      policies.Policy
+	hooks  policies.Hooks // p's optional interfaces, resolved once
 	opt    Options
 	info   []policies.JobInfo
 	stream []uint64
@@ -221,7 +222,7 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 		return nil, fmt.Errorf("sim: workload %q has no workers or pools (call Validate)", w.Name)
 	}
 	n, np := len(w.Jobs), len(w.Cluster.Pools)
-	e := &engine{w: w, p: p, opt: opt, pools: w.Cluster.Pools,
+	e := &engine{w: w, p: p, hooks: policies.HooksOf(p), opt: opt, pools: w.Cluster.Pools,
 		res: &Result{Policy: p.Name(), Jobs: make([]JobResult, n), Busy: make([]float64, np), CapacitySeconds: make([]float64, np)}}
 	e.capNow = make([]int, np)
 	e.busy = make([]int, np)
@@ -337,20 +338,20 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 	for _, i := range order {
 		e.pushEvent(event{time: w.Jobs[i].Arrival, kind: policies.EventArrival, job: int32(i)})
 	}
-	if t, ok := p.(policies.Ticker); ok {
+	if t := e.hooks.Ticker; t != nil {
 		if !(t.Interval() > 0) || math.IsInf(t.Interval(), 0) {
 			return nil, fmt.Errorf("sim: policy %s: tick interval %g must be a finite number > 0", p.Name(), t.Interval())
 		}
 		e.pushEvent(event{time: 0, kind: policies.EventTick, job: -1})
 	}
-	if c, ok := p.(policies.Clairvoyant); ok {
+	if c := e.hooks.Clairvoyant; c != nil {
 		c.UseOracle(oracle{e})
 		e.res.Clairvoyant = true
 	}
-	if _, ok := p.(policies.Admitter); ok {
+	if e.hooks.Admitter != nil {
 		e.res.Admission = true
 	}
-	if ta, ok := p.(policies.TraceAware); ok {
+	if ta := e.hooks.TraceAware; ta != nil {
 		ta.UseCapacityTrace(slices.Clone(w.Cluster.Capacity))
 	}
 	if opt.Timing {
@@ -372,7 +373,7 @@ func (e *engine) pushEvent(ev event) {
 }
 
 func (e *engine) loop(ctx context.Context) error {
-	rounder, _ := e.p.(policies.Rounder)
+	rounder := e.hooks.Rounder
 	for batch := 0; len(e.q) > 0; batch++ {
 		if batch&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -389,7 +390,7 @@ func (e *engine) loop(ctx context.Context) error {
 				tick = true
 			}
 			e.res.Events++
-			if err := e.apply(ev); err != nil {
+			if err := e.apply(ctx, ev); err != nil {
 				return err
 			}
 		}
@@ -401,7 +402,10 @@ func (e *engine) loop(ctx context.Context) error {
 			start = time.Now()
 		}
 		if rounder != nil {
-			rounder.StartRound(e)
+			rounder.StartRound(ctx, e)
+			if err := ctx.Err(); err != nil {
+				return err // a solve the policy started was cut short: no decision to act on
+			}
 		}
 		started, err := e.dispatch()
 		if err != nil {
@@ -445,7 +449,7 @@ func (e *engine) afterTick(started int) error {
 	if e.idleTicks >= MaxIdleTicks {
 		return fmt.Errorf("stalled at t=%g: %d jobs remain, nothing runs and the policy starts nothing", e.now, e.remaining)
 	}
-	e.pushEvent(event{time: e.now + e.p.(policies.Ticker).Interval(), kind: policies.EventTick, job: -1})
+	e.pushEvent(event{time: e.now + e.hooks.Ticker.Interval(), kind: policies.EventTick, job: -1})
 	return nil
 }
 
@@ -461,8 +465,8 @@ func (e *engine) advance(t float64) {
 	e.now = t
 }
 
-func (e *engine) apply(ev event) error {
-	obs, _ := e.p.(policies.Observer)
+func (e *engine) apply(ctx context.Context, ev event) error {
+	obs := e.hooks.Observer
 	pe := policies.Event{Kind: ev.kind, Time: ev.time, Job: int(ev.job), Stage: -1, Task: -1, Worker: -1, Pool: -1}
 	switch ev.kind {
 	case policies.EventCapacity:
@@ -481,7 +485,7 @@ func (e *engine) apply(ev event) error {
 			e.reject(j, obs)
 			return nil
 		}
-		if a, ok := e.p.(policies.Admitter); ok {
+		if a := e.hooks.Admitter; a != nil {
 			admit := true
 			e.call(func() { admit = a.Admit(e, j) })
 			if !admit {
@@ -513,7 +517,10 @@ func (e *engine) apply(ev event) error {
 		e.finRec[j] = nil // released: an Observer keeps what it needs
 		return nil
 	case policies.EventTick:
-		e.call(func() { e.p.(policies.Ticker).Tick(e) })
+		e.call(func() { e.hooks.Ticker.Tick(ctx, e) })
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	if obs != nil {
 		e.call(func() { obs.Observe(e, pe) })
