@@ -77,6 +77,7 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 				free = append(free, j)
 			}
 		}
+		p.report(p.n-len(free), "layers")
 		if len(free) == 0 {
 			return &outcome{deadline: fixed, level: level, exact: exact}, nil
 		}

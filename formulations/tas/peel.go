@@ -37,6 +37,18 @@ type Options struct {
 	// (sched.LogUtility) would keep them apart (see the package documentation, "Ties
 	// at 0 from underflow"). It is the reference for what that changes.
 	AsGiven bool
+	// Progress, when set, is called as the layered and events engines fix jobs (the
+	// sweep, linear in the instance, does not report): how many of the jobs are fixed
+	// so far, never fewer than the last call said. It runs on the solving goroutine and
+	// should return quickly.
+	Progress func(Progress)
+}
+
+// Progress is what Options.Progress is told: Fixed of Jobs jobs are fixed at their
+// levels, by Engine ("layers" or "events").
+type Progress struct {
+	Fixed, Jobs int
+	Engine      string
 }
 
 // Result is the lexicographically max-min optimal completion of every job.
@@ -117,6 +129,7 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 	if err := p.setResourceReleases(opts.ResourceRelease); err != nil {
 		return nil, err
 	}
+	p.progress = opts.Progress
 	var st Stats
 	if !opts.AsGiven && p.useUnderflowLogs() {
 		st.Domain = "log"

@@ -36,6 +36,19 @@ type problem struct {
 	// (rush.txt eq. 12) is then only necessary, not sufficient.
 	general bool
 	hasCap  bool // some job has max_parallel
+	// progress is Options.Progress; best the most jobs it was told were fixed.
+	progress func(Progress)
+	best     int
+}
+
+// report tells Options.Progress that fixed of the n jobs are fixed, when that is more
+// than it was last told (a stall's branches fix jobs again from a shallower point).
+func (p *problem) report(fixed int, engine string) {
+	if p.progress == nil || fixed <= p.best {
+		return
+	}
+	p.best = fixed
+	p.progress(Progress{Fixed: fixed, Jobs: p.n, Engine: engine})
 }
 
 // newProblem checks what the algorithms rely on (sched.Validate checks more) and

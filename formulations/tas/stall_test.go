@@ -2,6 +2,7 @@ package tas
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -118,4 +119,43 @@ func describe(in *sched.Instance) string {
 		s += fmt.Sprintf("  %s demand %v utility %v\n", j.ID, j.Demand, j.Utility)
 	}
 	return s
+}
+
+// Options.Progress hears the layered and events engines fix jobs: the counts never go
+// down, never pass the job count, and the last says every job is fixed; the answer is
+// the same as without it.
+func TestProgress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	for k := range 200 {
+		in := randomSmall(rng)
+		if k%2 == 1 {
+			in.Jobs[0].MaxParallel = 1 // the events engine
+		}
+		want, err := OnionPeel(context.Background(), in, Options{Layered: k%2 == 0})
+		if err != nil {
+			if errors.Is(err, ErrInfeasible) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		var seen []Progress
+		got, err := OnionPeel(context.Background(), in, Options{Layered: k%2 == 0, Progress: func(p Progress) { seen = append(seen, p) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Levels, want.Levels) {
+			t.Fatalf("instance %d: levels %v with progress, %v without", k, got.Levels, want.Levels)
+		}
+		if got.Stats.Engine == "sweep" {
+			continue
+		}
+		if len(seen) == 0 || seen[len(seen)-1].Fixed != len(in.Jobs) {
+			t.Fatalf("instance %d (%s): progress %v, want a last call with all %d jobs fixed", k, got.Stats.Engine, seen, len(in.Jobs))
+		}
+		for i, p := range seen {
+			if p.Jobs != len(in.Jobs) || p.Fixed > p.Jobs || (i > 0 && p.Fixed <= seen[i-1].Fixed) {
+				t.Fatalf("instance %d: progress %v", k, seen)
+			}
+		}
+	}
 }
