@@ -39,6 +39,28 @@ type BoundResult struct {
 	// SumBoundMethod "alone" the sum of every job's best utility from its release on.
 	SumBound       float64 `json:"sum_bound"`
 	SumBoundMethod string  `json:"sum_bound_method"`
+	// DeadlinesUnderSlot counts the jobs whose deadline (seconds after arrival) is
+	// shorter than one slot, of JobsWithDeadline: the relaxation credits a job at a
+	// slot's start, so when most deadlines are shorter than a slot most jobs are credited
+	// as if on time whatever the order, and the bound says little (near-vacuous).
+	DeadlinesUnderSlot int `json:"deadlines_under_slot"`
+	JobsWithDeadline   int `json:"jobs_with_deadline"`
+}
+
+// NearVacuous reports whether the slot is longer than most (more than half of the)
+// jobs' deadlines: the bound then credits most jobs as if on time and says little.
+func (b *BoundResult) NearVacuous() bool {
+	return b.JobsWithDeadline > 0 && 2*b.DeadlinesUnderSlot > b.JobsWithDeadline
+}
+
+// SlotTooShortError is the refusal of a bound whose relaxation would need more slots
+// than sched.MaxHorizon: Fits is a slot length, in whole seconds, at which it fits.
+type SlotTooShortError struct {
+	Slot, Slots, Fits float64
+}
+
+func (e *SlotTooShortError) Error() string {
+	return fmt.Sprintf("sim: bound: %.0f slots of %g s exceed the limit of %d; a slot of %g s or more fits (--slot %g)", e.Slots, e.Slot, sched.MaxHorizon, e.Fits, e.Fits)
 }
 
 // BoundOptions choose the relaxation's tightenings; the zero value is the tightest.
@@ -61,6 +83,10 @@ type BoundOptions struct {
 	// from the earliest start of its stages there (a reduce pool after the maps could
 	// have finished).
 	NoStageRelease bool
+	// Progress, when set, hears how many of the relaxation's jobs the lexmax has fixed
+	// so far (tas.Options.Progress); a long bound is one whose onion peeling stalls on
+	// tied utilities.
+	Progress func(fixed, jobs int)
 }
 
 // Bound computes the offline bound of w's trace under seed with slots of s seconds,
@@ -79,13 +105,21 @@ func BoundWith(ctx context.Context, w *workload.Workload, seed uint64, s, until 
 		return nil, err
 	}
 	res := &BoundResult{SlotSeconds: s, Slots: rx.in.Horizon, Method: "onion-peel (formulations/tas, release times)", Exact: true, CoversRejections: rx.covers}
+	for i := range w.Jobs {
+		if d := w.Jobs[i].Deadline; d > 0 {
+			res.JobsWithDeadline++
+			if d < s {
+				res.DeadlinesUnderSlot++
+			}
+		}
+	}
 	levels := slices.Clone(rx.fixed)
 	for _, u := range rx.fixed {
 		res.SumBound += u
 	}
 	res.SumBoundMethod = "transportation"
 	if len(rx.in.Jobs) > 0 {
-		lv, exact, err := lexmax(ctx, rx)
+		lv, exact, err := lexmax(ctx, rx, opts.Progress)
 		if err != nil {
 			return nil, fmt.Errorf("sim: bound: %w", err)
 		}
@@ -204,7 +238,7 @@ func relax(w *workload.Workload, seed uint64, s, until float64, opts BoundOption
 		}
 	}
 	if slots := math.Ceil(until/s) + float64(extra) + 1; slots > sched.MaxHorizon {
-		return nil, fmt.Errorf("sim: bound: %g slots of %g s exceed the limit of %d; use a longer --slot", slots, s, sched.MaxHorizon)
+		return nil, &SlotTooShortError{Slot: s, Slots: slots, Fits: fittingSlot(w, work, until, s)}
 	}
 	T := int(math.Ceil(until/s)) + extra + 1
 	// A job's work starts at its start (arrival, or the earliest completion of the jobs
@@ -244,6 +278,27 @@ func relax(w *workload.Workload, seed uint64, s, until float64, opts BoundOption
 	return rx, nil
 }
 
+// fittingSlot is a slot length, in whole seconds and above s, whose relaxation has at
+// most sched.MaxHorizon slots. A slot of length x needs ⌈until/x⌉ + extra + 1 slots,
+// where extra = max over pools of ⌈Σ_i ⌊work_i/x⌋ / end⌉ ≤ W/(x·end) + 1 (W the pool's
+// work in seconds, end its capacity at the end); so every x ≥ (until + max W/end) /
+// (MaxHorizon − 3) fits.
+func fittingSlot(w *workload.Workload, work [][]float64, until, s float64) float64 {
+	need := until
+	for p := range w.Cluster.Pools {
+		end := capacityAt(w, p, math.Inf(1))
+		if end == 0 {
+			continue
+		}
+		total := 0.0
+		for i := range work {
+			total += work[i][p]
+		}
+		need = max(need, until+total/float64(end))
+	}
+	return max(math.Floor(s)+1, math.Ceil(need/float64(sched.MaxHorizon-3)))
+}
+
 // creditPool is the pool of job i's last stage whose pool it has demand on (the job
 // completes when that stage does, so its units there come last).
 func creditPool(w *workload.Workload, i int, demand []int) int {
@@ -279,8 +334,12 @@ func stageCaps(w *workload.Workload, i int) []int {
 // lexmax is the one call into the TAS solver: the exact lexmax levels of the
 // relaxation and whether OnionPeel proved them. It is kept apart so the call can move
 // to the solve package's entry point without touching the relaxation.
-func lexmax(ctx context.Context, rx *relaxation) ([]float64, bool, error) {
-	r, err := tas.OnionPeel(ctx, rx.in, tas.Options{NoSchedule: true, ResourceRelease: rx.release})
+func lexmax(ctx context.Context, rx *relaxation, progress func(fixed, jobs int)) ([]float64, bool, error) {
+	opts := tas.Options{NoSchedule: true, ResourceRelease: rx.release}
+	if progress != nil {
+		opts.Progress = func(p tas.Progress) { progress(p.Fixed, p.Jobs) }
+	}
+	r, err := tas.OnionPeel(ctx, rx.in, opts)
 	if err != nil {
 		return nil, false, err
 	}

@@ -96,6 +96,11 @@ type VsBound struct {
 	// SumGap is the sum bound (BoundResult.SumBound) less the policy's sum of utilities
 	// (≥ 0: no run's sum exceeds the sum bound).
 	SumGap float64 `json:"sum_gap"`
+	// LexmaxUnproven marks FirstShortPosition and MinGap as measured against a lexmax
+	// vector that is not proven (BoundResult.Exact false): they are then no gaps to a
+	// bound, and summaries leave them out. SumGap stays proven (the sum bound does not
+	// depend on the lexmax vector).
+	LexmaxUnproven bool `json:"lexmax_unproven,omitempty"`
 }
 
 // TimingMetrics are wall-clock decision times per decision round (StartRound and the
@@ -197,8 +202,8 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 }
 
 // CompareToBound fills m.VsBound against b: the first short position and the min gap
-// against the lexmax bound's sorted utilities (same length as m's), the sum gap against
-// the sum bound.
+// against the lexmax bound's sorted utilities (same length as m's; marked
+// LexmaxUnproven when b's vector is not proven), the sum gap against the sum bound.
 func (m *Metrics) CompareToBound(b *BoundResult, tol float64) {
 	vb := &VsBound{}
 	bound := b.SortedUtilities
@@ -212,6 +217,7 @@ func (m *Metrics) CompareToBound(b *BoundResult, tol float64) {
 		vb.MinGap = bound[0] - m.MinUtility
 	}
 	vb.SumGap = b.SumBound - m.SumUtility
+	vb.LexmaxUnproven = !b.Exact
 	m.VsBound = vb
 }
 
