@@ -54,7 +54,8 @@ type Group struct {
 	DeadlinesMet Stat           `json:"deadlines_met"`
 	MissPenalty  Stat           `json:"deadline_miss_penalty"`
 	// MinGap and SumGap are the gaps to the bounds (sweeps with "bound"): MinGap to the
-	// lexmax bound's minimum, SumGap to the sum bound (sim.VsBound).
+	// lexmax bound's minimum (absent when some seed's lexmax vector is not proven,
+	// sim.VsBound.LexmaxUnproven), SumGap to the sum bound (sim.VsBound).
 	MinGap *Stat        `json:"min_gap,omitempty"`
 	SumGap *Stat        `json:"sum_gap,omitempty"`
 	Timing *GroupTiming `json:"timing,omitempty"`
@@ -296,13 +297,18 @@ func Aggregate(recs []*Record, timing bool) (*Merged, error) {
 		a.minU, a.sumU, a.met, a.pen = append(a.minU, vals[0]), append(a.sumU, vals[1]), append(a.met, vals[2]), append(a.pen, vals[3])
 		if raw, ok := r.Metrics["vs_bound"]; ok {
 			var vb struct {
-				MinGap float64 `json:"min_gap"`
-				SumGap float64 `json:"sum_gap"`
+				MinGap   float64 `json:"min_gap"`
+				SumGap   float64 `json:"sum_gap"`
+				Unproven bool    `json:"lexmax_unproven"`
 			}
 			if err := json.Unmarshal(raw, &vb); err != nil {
 				return nil, fmt.Errorf("cell %d: vs_bound: %w", r.Cell, err)
 			}
-			a.minG, a.sumG = append(a.minG, vb.MinGap), append(a.sumG, vb.SumGap)
+			a.sumG = append(a.sumG, vb.SumGap)
+			if !vb.Unproven {
+				// A gap to a lexmax vector that is not proven is no gap to a bound.
+				a.minG = append(a.minG, vb.MinGap)
+			}
 		}
 		if r.Timing != nil {
 			a.p99, a.wall = append(a.p99, r.Timing.DecisionP99Micros), append(a.wall, r.Timing.WallSeconds)
@@ -316,9 +322,13 @@ func Aggregate(recs []*Record, timing bool) (*Merged, error) {
 		g := a.g
 		g.Seeds = len(a.minU)
 		g.MinUtility, g.SumUtility, g.DeadlinesMet, g.MissPenalty = NewStat(a.minU), NewStat(a.sumU), NewStat(a.met), NewStat(a.pen)
+		if len(a.sumG) == len(a.minU) {
+			y := NewStat(a.sumG)
+			g.SumGap = &y
+		}
 		if len(a.minG) == len(a.minU) {
-			x, y := NewStat(a.minG), NewStat(a.sumG)
-			g.MinGap, g.SumGap = &x, &y
+			x := NewStat(a.minG)
+			g.MinGap = &x
 		}
 		if timing && len(a.p99) > 0 {
 			g.Timing = &GroupTiming{DecisionP99Micros: NewStat(a.p99), WallSeconds: NewStat(a.wall)}

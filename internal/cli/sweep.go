@@ -345,7 +345,10 @@ func sweepMetrics(g *sweep.Group) []sweepMetric {
 		{"deadline_miss_penalty", "miss penalty", &g.MissPenalty},
 	}
 	if g.MinGap != nil {
-		out = append(out, sweepMetric{"min_gap", "min gap to lexmax bound", g.MinGap}, sweepMetric{"sum_gap", "sum gap to sum bound", g.SumGap})
+		out = append(out, sweepMetric{"min_gap", "min gap to lexmax bound", g.MinGap})
+	}
+	if g.SumGap != nil {
+		out = append(out, sweepMetric{"sum_gap", "sum gap to sum bound", g.SumGap})
 	}
 	if g.Timing != nil {
 		out = append(out, sweepMetric{"timing.decision_p99_us", "decision p99 µs", &g.Timing.DecisionP99Micros})
