@@ -50,8 +50,11 @@ Families:
         dedicated runtime, RDS utilities; Hadoop-1: 20 workers with 2 map and 1 reduce slot,
         half-green capacity trace.
   swf   a Standard Workload Format trace (--swf FILE, - for stdin, FILE.gz is
-        decompressed; --jobs caps the count, 0 keeps all): one task per processor,
-        deadline = --deadline-factor × runtime, step utilities (or sigmoid with --decay).
+        decompressed; the whole trace unless --jobs N keeps the first N): one task per
+        processor (the tasks of a parallel job run independently: a relaxation of gang
+        scheduling), deadline = --deadline-factor × runtime, step utilities (or sigmoid
+        with --decay); --load L scales the inter-arrival times so the kept jobs' offered
+        load (work over processors × arrival span) is L.
         Jobs the workload file cannot hold (beyond its limits on runtimes, deadlines,
         tasks and arrivals) are dropped like unusable lines; how many were dropped for
         each reason goes to stderr. The trace is converted as it streams (170 MB
@@ -95,6 +98,9 @@ Example:
 			case "rds":
 				w, err = workload.RDSWorkload(o.jobs, o.seed)
 			case "swf":
+				if !cmd.Flags().Changed("jobs") {
+					o.jobs = 0 // a trace is kept whole unless --jobs says otherwise
+				}
 				return runGenSWF(s, o)
 			case "woha", "woha-fig2", "woha-3wf":
 				if o.workflows < 1 {
@@ -123,11 +129,12 @@ Example:
 	f.IntVar(&o.workflows, "workflows", 20, "woha: number of workflows")
 	f.StringVar(&o.runtimeModel, "runtime-model", "within", "rtmr-1, rtmr-2: true task times within the estimates, or beyond them")
 	f.Float64Var(&o.beyond, "beyond-factor", 1.3, "rtmr-1, rtmr-2 with --runtime-model beyond: true task times up to this multiple of the estimates")
-	f.IntVar(&o.jobs, "jobs", 100, "number of jobs")
+	f.IntVar(&o.jobs, "jobs", 100, "number of jobs (swf: keep the first N; default the whole trace)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed")
 	f.StringVar(&o.swf, "swf", "", "swf: the trace to read")
 	f.Float64Var(&o.swfOpt.DeadlineFactor, "deadline-factor", 3, "swf: deadline as a multiple of the runtime")
 	f.Float64Var(&o.swfOpt.Decay, "decay", 0, "swf: sigmoid decay per minute (0: step utilities)")
+	f.Float64Var(&o.swfOpt.Load, "load", 0, "swf: scale the inter-arrival times to this offered load, e.g. 0.9 (0: as traced)")
 	f.StringVar(&o.mix, "mix", "", "cora: shares of critical,sensitive,insensitive jobs, exact counts (default: each job draws its class with the paper's 0.2,0.6,0.2)")
 	f.Float64Var(&o.ratio, "budget-ratio", 2, "rush: time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)")
 	return c
@@ -144,6 +151,8 @@ func runGenSWF(s Streams, o *genOptions) error {
 		return usageErrf("--deadline-factor %g: need a finite number > 0", o.swfOpt.DeadlineFactor)
 	case !(o.swfOpt.Decay >= 0) || math.IsInf(o.swfOpt.Decay, 0):
 		return usageErrf("--decay %g: need a finite number >= 0 (0: step utilities)", o.swfOpt.Decay)
+	case !(o.swfOpt.Load >= 0) || math.IsInf(o.swfOpt.Load, 0):
+		return usageErrf("--load %g: need a finite number > 0 (or 0: as traced)", o.swfOpt.Load)
 	}
 	in, name, err := openTrace(s, o.swf)
 	if err != nil {
@@ -176,21 +185,45 @@ func runGenSWF(s Streams, o *genOptions) error {
 // writeSWFReport says what the conversion kept and, one line per reason, what it
 // dropped.
 func writeSWFReport(w io.Writer, name string, rep *workload.SWFReport, maxJobs int) {
-	fmt.Fprintf(w, "coraopt: %s: %d job lines; kept %d jobs on %d slots (from %s)", name, rep.Lines, rep.Jobs, rep.Slots, rep.Source)
-	if maxJobs > 0 && rep.Jobs == maxJobs {
-		fmt.Fprintf(w, ", the first %d (--jobs %d)", maxJobs, maxJobs)
+	dropped := 0
+	for _, n := range rep.Dropped {
+		dropped += n
 	}
-	counts := rep.DroppedCounts()
-	if len(counts) == 0 {
+	fmt.Fprintf(w, "coraopt: %s: kept %s of %s jobs on %s processors (from %s)", name, grouped(rep.Jobs), grouped(rep.Lines), grouped(rep.Slots), rep.Source)
+	if rep.Cut > 0 {
+		fmt.Fprintf(w, "; cut %s by --jobs %d (--jobs 0 keeps the whole trace)", grouped(rep.Cut), maxJobs)
+	}
+	if dropped == 0 {
 		fmt.Fprintln(w, "; dropped none")
 	} else {
-		fmt.Fprintln(w, "; dropped:")
+		fmt.Fprintf(w, "; dropped %s:\n", grouped(dropped))
 	}
-	for _, c := range counts {
+	for _, c := range rep.DroppedCounts() {
 		fmt.Fprintf(w, "  %s\n", c)
+	}
+	if rep.OfferedLoad > 0 {
+		fmt.Fprintf(w, "coraopt: %s: offered load %.3g as traced", name, rep.OfferedLoad)
+		if rep.ArrivalScale != 1 {
+			fmt.Fprintf(w, "; inter-arrival times × %.4g for --load %.3g", rep.ArrivalScale, rep.OfferedLoad/rep.ArrivalScale)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "coraopt: %s: %d preceding-job links to dropped jobs removed; %d think times not modelled (the trace's submit times stand)\n",
 		name, rep.EdgesDropped, rep.ThinkTimes)
+}
+
+// grouped writes n with thousands separators: 18,066.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }
 
 // openTrace is openInput that decompresses a name ending in ".gz" (the Parallel

@@ -229,12 +229,22 @@ func TestSimulateInterrupted(t *testing.T) {
 }
 
 func TestGenSWF(t *testing.T) {
-	code, out, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--jobs", "0", "--decay", "0.5")
+	// Without --jobs the whole trace is kept (issue 29: it used to keep 100).
+	code, out, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--decay", "0.5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "kept 4 jobs on 8 slots") || !strings.Contains(errOut, "\n  1 wider than the machine\n") {
+	if !strings.Contains(errOut, "kept 4 of 9 jobs on 8 processors") || !strings.Contains(errOut, "dropped 5:\n") || !strings.Contains(errOut, "\n  1 wider than the machine\n") || strings.Contains(errOut, "; cut ") {
 		t.Fatalf("stderr does not report what was dropped: %s", errOut)
+	}
+	// --load 0.5 stretches the offered load of 4/3: arrivals 8/3 as far apart (job 7's
+	// 60 s becomes 160 s).
+	code, scaled, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--load", "0.5")
+	if code != 0 || !strings.Contains(errOut, "offered load 1.33 as traced; inter-arrival times × 2.667 for --load 0.5") || !strings.Contains(scaled, `"arrival": 160`) {
+		t.Fatalf("--load: exit %d: %s\n%.600s", code, errOut, scaled)
+	}
+	if code, _, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--load", "-1"); code != ExitBadUsage || !strings.Contains(errOut, "--load -1") {
+		t.Fatalf("--load -1: exit %d: %s", code, errOut)
 	}
 	if !strings.Contains(out, `"sigmoid"`) || !strings.Contains(out, `"after"`) {
 		t.Fatalf("workload: %s", out)
