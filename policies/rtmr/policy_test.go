@@ -22,6 +22,13 @@ func simulate(t *testing.T, w *workload.Workload, name string) *sim.Metrics {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return simulatePolicy(t, w, p)
+}
+
+// simulatePolicy is simulate for a policy built by the caller.
+func simulatePolicy(t *testing.T, w *workload.Workload, p policies.Policy) *sim.Metrics {
+	t.Helper()
+	name := p.Name()
 	r, err := sim.Run(context.Background(), w, p, sim.Options{Record: true})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
