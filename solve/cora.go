@@ -122,9 +122,9 @@ func solveCORALP(ctx context.Context, req *Request, b solvers.Backend, spec cora
 	lp, err := spec.build(in, cora.Options{Scale: req.CORA.Scale, K: req.CORA.K, Strict: req.CORA.Strict})
 	switch {
 	case errors.Is(err, cora.ErrStrict):
-		return nil, &RequestError{Err: fmt.Errorf("--strict: %w", err)}
+		return nil, requestErrf("%s: %w", field("strict"), err)
 	case err != nil:
-		return nil, &RequestError{Err: err}
+		return nil, requestErr(err)
 	}
 	p, err := lp.Model.Compile()
 	if err != nil {

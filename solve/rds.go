@@ -26,7 +26,7 @@ func rdsFormulation() Formulation {
 			if err != nil {
 				var ve *sched.ValidationError
 				if errors.As(err, &ve) {
-					return nil, &RequestError{Err: err}
+					return nil, requestErr(err)
 				}
 				return nil, err
 			}

@@ -213,15 +213,24 @@ func (r *Registry) VerifySuites() []string {
 
 // RequestError is a request that cannot run as asked (an unknown formulation or method,
 // an option of another formulation, a missing or unsuitable backend, bad parameters):
-// the caller's mistake, exit 2 on the command line.
-type RequestError struct{ Err error }
-
-func (e *RequestError) Error() string { return e.Err.Error() }
-func (e *RequestError) Unwrap() error { return e.Err }
-
-func requestErrf(format string, args ...any) error {
-	return &RequestError{Err: fmt.Errorf(format, args...)}
+// the caller's mistake, exit 2 on the command line. Its message names the request's
+// fields as the registry does ("method", "theta"); Describe names them the caller's way.
+type RequestError struct {
+	msg message
+	err error // the error the message wraps (%w), nil if none
 }
+
+func (e *RequestError) Error() string { return e.msg.render(plainField) }
+func (e *RequestError) Unwrap() error { return e.err }
+
+// requestErrf is a *RequestError; a field argument is a request field named in the
+// message, and one %w verb wraps its error.
+func requestErrf(format string, args ...any) error {
+	return &RequestError{msg: message{format, args}, err: errors.Unwrap(fmt.Errorf(format, plainArgs(args)...))}
+}
+
+// requestErr makes err a *RequestError, its message unchanged.
+func requestErr(err error) error { return requestErrf("%w", err) }
 
 // MethodError is a method that failed (a solver error, a limit); Err is the method's own
 // error.
@@ -230,8 +239,106 @@ type MethodError struct {
 	Err    error
 }
 
-func (e *MethodError) Error() string { return "--method " + e.Method + ": " + e.Err.Error() }
+func (e *MethodError) Error() string { return e.render(plainField) }
 func (e *MethodError) Unwrap() error { return e.Err }
+
+func (e *MethodError) render(name func(string) string) string {
+	return name("method") + " " + e.Method + ": " + Describe(e.Err, name)
+}
+
+// field is a request field named in an error message: its name in Error, what the
+// caller's namer makes of it in Describe.
+type field string
+
+// plainField names a field as the registry does: Formulation.Options' names, and
+// formulation, method, solver, time-limit, lexmax, saturation for the rest.
+func plainField(f string) string { return f }
+
+// message is an error message with request fields in its arguments.
+type message struct {
+	format string
+	args   []any
+}
+
+// render formats m with every field named by name, a nested message or error likewise.
+func (m message) render(name func(string) string) string {
+	args := make([]any, len(m.args))
+	for i, a := range m.args {
+		switch a := a.(type) {
+		case field:
+			args[i] = name(string(a))
+		case message:
+			args[i] = a.render(name)
+		case error:
+			args[i] = Describe(a, name)
+		default:
+			args[i] = a
+		}
+	}
+	return fmt.Sprintf(strings.ReplaceAll(m.format, "%w", "%v"), args...)
+}
+
+// plainArgs is args with fields and messages rendered plainly (for fmt.Errorf).
+func plainArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch a := a.(type) {
+		case field:
+			out[i] = string(a)
+		case message:
+			out[i] = a.render(plainField)
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// fieldValues is "name a, name b" (joined by sep) with name the field: how a message
+// lists several values of one field ("method onion or method alg3").
+func fieldValues(name string, values []string, sep string) message {
+	var m message
+	for i, v := range values {
+		if i > 0 {
+			m.format += sep
+		}
+		m.format += "%s %s"
+		m.args = append(m.args, field(name), v)
+	}
+	return m
+}
+
+// Describe is err's message with every request field that solve's errors in it name
+// written by name: the command line passes its flags (func(f string) string { return
+// "--" + f }), so "method \"x\": tas takes …" reads "--method \"x\": tas takes …". The
+// rest of the message is err.Error()'s.
+func Describe(err error, name func(field string) string) string {
+	if err == nil {
+		return ""
+	}
+	msg := err.Error()
+	var walk func(e error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case *RequestError:
+			msg = strings.Replace(msg, x.Error(), x.msg.render(name), 1)
+			return // render covered what it wraps
+		case *MethodError:
+			msg = strings.Replace(msg, x.Error(), x.render(name), 1)
+			return
+		case interface{ Unwrap() []error }:
+			for _, in := range x.Unwrap() {
+				walk(in)
+			}
+		case interface{ Unwrap() error }:
+			if in := x.Unwrap(); in != nil {
+				walk(in)
+			}
+		}
+	}
+	walk(err)
+	return msg
+}
 
 // ErrNoSchedule is wrapped by Solve's error when the instance has no feasible schedule.
 var ErrNoSchedule = errors.New("no feasible schedule")

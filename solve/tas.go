@@ -121,11 +121,11 @@ func LexmaxOptions(req *Request) (lexmax.Options, error) {
 	var o lexmax.Options
 	method, err := lexmax.ParseMethod(cmpOr(req.Lexmax, "ordered"))
 	if err != nil {
-		return o, requestErrf("--lexmax %q: want ordered, waterfill or expweights", req.Lexmax)
+		return o, requestErrf("%s %q: want ordered, waterfill or expweights", field("lexmax"), req.Lexmax)
 	}
 	sat, err := lexmax.ParseSaturation(cmpOr(req.Saturation, "probe"))
 	if err != nil {
-		return o, requestErrf("--saturation %q: want probe, duals or milp", req.Saturation)
+		return o, requestErrf("%s %q: want probe, duals or milp", field("saturation"), req.Saturation)
 	}
 	return lexmax.Options{Method: method, Saturation: sat, Solver: solvers.Options{TimeLimit: req.TimeLimit}}, nil
 }
