@@ -61,6 +61,9 @@ type Formulation struct {
 	DefaultVerify bool
 	// Bench, when set, gives `coraopt bench --instances` a case for each instance file.
 	Bench *Bench
+	// Model, when set, builds the one optimization model the formulation's solver
+	// method solves, for a caller that writes it out (`coraopt export`; Registry.Model).
+	Model *ModelSpec
 	// Solve runs a method (req.Method is resolved: never "" or "auto"; the backend, when
 	// the method needs one, is in b).
 	Solve func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error)
@@ -109,6 +112,58 @@ type Bench struct {
 	// Result to the model's objective (e.g. the lowest utility level).
 	FastPath  string
 	Objective func(*Result) float64
+}
+
+// ModelSpec is a formulation's optimization model.
+type ModelSpec struct {
+	// Help describes its columns, rows and objective: a paragraph, wrapped, no
+	// indentation (`coraopt export --help`).
+	Help string
+	// Build builds it for req.Instance with req's options; the strings are warnings
+	// for the user (the CORA numerics guard).
+	Build func(ctx context.Context, req *Request) (*model.Model, []string, error)
+}
+
+// Model builds the optimization model of req's formulation (Formulation.Model) for
+// req.Instance, with its warnings. Errors: *RequestError for a request Check refuses,
+// a formulation without a model or an instance the model cannot be built for; an
+// error wrapping ErrNoSchedule when building it proves the instance has no schedule.
+func (r *Registry) Model(ctx context.Context, req Request) (*model.Model, []string, error) {
+	f, m, err := r.Check(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Model == nil {
+		return nil, nil, requestErrf("%s %q: no single model to build (formulations with one: %s)", field("formulation"), f.Name, strings.Join(r.ModelNames(), ", "))
+	}
+	if req.Instance == nil {
+		return nil, nil, requestErrf("solve: %s needs an instance", f.Name)
+	}
+	req.Method = m.Name
+	return f.Model.Build(ctx, &req)
+}
+
+// ModelNames lists the formulations with a model (Formulation.Model), in registry order.
+func (r *Registry) ModelNames() []string {
+	var out []string
+	for _, f := range r.list {
+		if f.Model != nil {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// ModelHelpText lists the formulations with a model and the model's help, as
+// HelpText lists formulations (for `coraopt export --help`).
+func (r *Registry) ModelHelpText() string {
+	var b strings.Builder
+	for _, f := range r.list {
+		if f.Model != nil {
+			writeEntry(&b, f.Name, f.Model.Help)
+		}
+	}
+	return b.String()
 }
 
 // Auto is the method name that picks the formulation's default.

@@ -54,6 +54,9 @@ type Request struct {
 type CORAOptions struct {
 	Strict   bool
 	Scale, K float64
+	// MaxColumns bounds Linearized-CORA's size (0: cora.DefaultMaxLinearizedColumns);
+	// a larger model is a *RequestError.
+	MaxColumns int
 }
 
 // RSOptions override the instance's robust block (rush.txt §III-A); nil fields keep it.

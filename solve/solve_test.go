@@ -242,3 +242,52 @@ func TestRSSelfChecks(t *testing.T) {
 		t.Errorf("the schedules differ: %v and %v", full.Schedule.Sorted, bare.Schedule.Sorted)
 	}
 }
+
+// TestRegistryModel: the registry builds the model of every formulation that has one
+// (the model its solver method solves: same columns as the compiled certificate point
+// of a solve), refuses the others and unknown names as request errors, and reports an
+// instance the TAS MIP builder proves infeasible as ErrNoSchedule.
+func TestRegistryModel(t *testing.T) {
+	reg := solve.Default()
+	in := load(t, "cora/spread.json")
+	if got, want := reg.ModelNames(), []string{"tas", "cora-final", "cora-linearized"}; !slices.Equal(got, want) {
+		t.Fatalf("ModelNames %v, want %v", got, want)
+	}
+	for _, name := range reg.ModelNames() {
+		m, _, err := reg.Model(context.Background(), solve.Request{Formulation: name, Instance: in})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := solvers.Select("", solvers.MIP); name == "tas" && err != nil {
+			continue
+		}
+		res, err := reg.Solve(context.Background(), solve.Request{Formulation: name, Method: "mip", Instance: in})
+		if name != "tas" {
+			res, err = reg.Solve(context.Background(), solve.Request{Formulation: name, Instance: in})
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if q := res.Points[0].Problem; q.NumCols() != p.NumCols() || q.NumRows() != p.NumRows() {
+			t.Errorf("%s: model %d×%d, the solve's %d×%d", name, p.NumRows(), p.NumCols(), q.NumRows(), q.NumCols())
+		}
+	}
+	for _, req := range []solve.Request{{Formulation: "rs", Instance: in}, {Formulation: "nosuch", Instance: in},
+		{Formulation: "cora-final", Instance: in, Set: []string{"theta"}}} {
+		_, _, err := reg.Model(context.Background(), req)
+		var re *solve.RequestError
+		if !errors.As(err, &re) {
+			t.Errorf("%s: %v, want a RequestError", req.Formulation, err)
+		}
+	}
+	alone := &sched.Instance{Name: "too big alone", Horizon: 2, Resources: []sched.Resource{{Name: "r", Capacity: []int{1, 1}}},
+		Jobs: []sched.Job{{ID: "a", Demand: []int{3}, Utility: sched.Constant{Value: 1}}}}
+	_, _, err := reg.Model(context.Background(), solve.Request{Formulation: "tas", Instance: alone})
+	if !errors.Is(err, solve.ErrNoSchedule) {
+		t.Errorf("infeasible: %v, want ErrNoSchedule", err)
+	}
+}
