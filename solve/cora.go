@@ -156,29 +156,37 @@ func solveCORALP(ctx context.Context, req *Request, b solvers.Backend, spec cora
 		return nil, err
 	}
 	sol, err := b.Solver.Solve(ctx, p, solvers.Options{TimeLimit: req.TimeLimit})
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
-	case ctx.Err() != nil:
+	}
+	if ctx.Err() != nil {
 		return nil, interrupted(ctx)
+	}
+	u := lp.Utilities
+	k, scale := lp.K, u.Scale
+	det := CORALPDetails{Model: spec.model, Columns: p.NumCols(), Rows: p.NumRows(), Iterations: sol.Iterations,
+		SolveSeconds: sol.WallTime.Seconds(), Numerics: lp.Numerics,
+		Quantization: CORAQuantization{Scale: u.Scale, MaxError: u.MaxError, Distinct: u.Distinct, Merged: u.Merged, OrderPreserved: u.OrderPreserved}}
+	res := &Result{Backend: b.Name, BackendVersion: b.Version, Details: &det, Layers: []Layer{},
+		Points:   []Point{{Name: "certificate", Problem: p, Solution: sol}},
+		CORA:     &CORAOutput{K: &k, Scale: &scale, Warnings: append([]string{}, lp.Warnings...)},
+		Warnings: lp.Warnings}
+	switch {
 	case sol.Status == solvers.Infeasible:
-		return nil, &NoScheduleError{fmt.Errorf("%s is infeasible: the demand does not fit the capacity", spec.short)}
+		return nil, &NoScheduleError{&StatusError{Status: sol.Status, Partial: res,
+			msg: fmt.Sprintf("%s is infeasible: the demand does not fit the capacity", spec.short)}}
 	case sol.Status != solvers.Optimal || !sol.HasPrimal():
-		return nil, fmt.Errorf("%s: %s stopped with status %s", spec.short, b.Name, sol.Status)
+		return nil, &StatusError{Status: sol.Status, Partial: res,
+			msg: fmt.Sprintf("%s: %s stopped with status %s", spec.short, b.Name, sol.Status)}
 	}
 	dec, err := lp.Decode(sol.X)
 	if err != nil {
 		return nil, err
 	}
-	u := lp.Utilities
-	obj, k, scale := sol.Objective, lp.K, u.Scale
-	det := CORALPDetails{Model: spec.model, Columns: p.NumCols(), Rows: p.NumRows(), Iterations: sol.Iterations,
-		SolveSeconds: sol.WallTime.Seconds(), Numerics: lp.Numerics, Integral: dec.Schedule != nil, Fractionality: dec.MaxFractionality,
-		Quantization: CORAQuantization{Scale: u.Scale, MaxError: u.MaxError, Distinct: u.Distinct, Merged: u.Merged, OrderPreserved: u.OrderPreserved}}
-	res := &Result{Status: solvers.Optimal, Schedule: dec.Rounded, Backend: b.Name, BackendVersion: b.Version, Details: &det, Layers: []Layer{},
-		Points:   []Point{{Name: "certificate", Problem: p, Solution: sol}},
-		CORA:     &CORAOutput{Objective: &obj, K: &k, Scale: &scale, Warnings: append([]string{}, lp.Warnings...), Fractional: dec.Fractional},
-		Warnings: lp.Warnings}
+	obj := sol.Objective
+	res.Status, res.Schedule = solvers.Optimal, dec.Rounded
+	res.CORA.Objective, res.CORA.Fractional = &obj, dec.Fractional
+	det.Integral, det.Fractionality = dec.Schedule != nil, dec.MaxFractionality
 	if dec.Schedule == nil {
 		res.Schedule.Exact = false
 		f := dec.Fractional[0]

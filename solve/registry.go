@@ -395,6 +395,20 @@ func Describe(err error, name func(field string) string) string {
 	return msg
 }
 
+// StatusError is a backend that ran but stopped without an optimal point to read a
+// schedule from (a limit, infeasible, a numerical failure): Status is the backend's
+// status. Partial is what the method had then — the model and the backend's answer
+// (Points), the backend and the formulation's additions (CORA, Details) — for a caller
+// that reports or certifies it, as package verify does when it sets backends side by
+// side. An infeasible status comes inside a *NoScheduleError.
+type StatusError struct {
+	Status  solvers.Status
+	Partial *Result
+	msg     string
+}
+
+func (e *StatusError) Error() string { return e.msg }
+
 // ErrNoSchedule is wrapped by Solve's error when the instance has no feasible schedule.
 var ErrNoSchedule = errors.New("no feasible schedule")
 
