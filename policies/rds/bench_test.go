@@ -6,8 +6,6 @@ import (
 
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/sim"
-	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/solvers/qp"
 	"github.com/coraopt/coraopt/workload"
 )
 
@@ -59,11 +57,11 @@ func BenchmarkDecision(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name   string
-		lp     solvers.Solver
+		lp     string
 		single bool
-	}{{"shortfall-lp=simplex", nil, false}, {"shortfall-lp=qp", qp.New(), false}, {"shortfall-lp=simplex,single-row", nil, true}} {
+	}{{"shortfall-lp=simplex", "", false}, {"shortfall-lp=qp", "qp", false}, {"shortfall-lp=simplex,single-row", "", true}} {
 		b.Run(c.name, func(b *testing.B) {
-			p := &benchTick{Policy: MustNew(Options{ShortfallSolver: c.lp, SingleCapacityRow: c.single}), b: b}
+			p := &benchTick{Policy: mustNew(b, Config{ShortfallBackend: c.lp, SingleCapacityRow: c.single}), b: b}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			// The run goes on after the timed tick; a cancelled context stops it at
