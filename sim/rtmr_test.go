@@ -18,11 +18,7 @@ import (
 func TestRTMRThroughTheEngine(t *testing.T) {
 	for _, family := range []string{"rtmr-1", "rtmr-2"} {
 		for seed := uint64(1); seed <= 5; seed++ {
-			rw, err := rtmr.Generate(family, seed, rtmr.Within)
-			if err != nil {
-				t.Fatal(err)
-			}
-			w, err := hadoop1.FromRTMR(rw)
+			w, err := hadoop1.RTMRFamily(family, seed, "within")
 			if err != nil {
 				t.Fatal(err)
 			}

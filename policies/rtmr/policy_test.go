@@ -97,26 +97,13 @@ func TestPaperTables(t *testing.T) {
 			}
 			sums["dc-capped"] = &acc{}
 			for seed := uint64(1); seed <= uint64(seeds); seed++ {
-				gp := rtmr.DefaultGenParams()
-				gp.BeyondFactor = max(1, mode.factor)
-				gen := rtmr.RTMRWorkload1
-				if fam == "rtmr-2" {
-					gen = rtmr.RTMRWorkload2
-				}
-				rw, err := gen(seed, rtmr.RuntimeModel(model), gp)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w, err := hadoop1.FromRTMR(rw)
+				w, err := hadoop1.RTMRFamilyBeyond(fam, seed, model, max(1, mode.factor))
 				if err != nil {
 					t.Fatal(err)
 				}
 				// DC cannot accept a job with more reduces than the cluster has reduce slots
 				// (§III); the core's TestWorkloadTable caps them for DC, and so does this row.
-				capped, err := hadoop1.FromRTMR(rw.WithReducesAtMost(w.Cluster.Pools[w.Cluster.PoolIndex("reduce")].Slots))
-				if err != nil {
-					t.Fatal(err)
-				}
+				capped := hadoop1.WithReducesAtMost(w, w.Cluster.Pools[w.Cluster.PoolIndex("reduce")].Slots)
 				m := simulate(t, capped, "dc")
 				sums["dc-capped"].accept += m.AcceptRatio
 				sums["dc-capped"].success += m.SuccessRatio

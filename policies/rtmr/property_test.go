@@ -112,10 +112,7 @@ func TestRTMRWorkloadsWithinAllSucceed(t *testing.T) {
 	}
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		for seed := uint64(1); seed <= seeds; seed++ {
-			w, err := Generate(fam, seed, Within)
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := generated(t, fam, seed, Within, 1.3)
 			for _, opt := range []Options{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
 				s := mustNew(t, w.Cluster, opt)
 				o := drive(t, w, s)

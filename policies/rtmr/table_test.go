@@ -45,22 +45,11 @@ func TestWorkloadTable(t *testing.T) {
 			factor float64
 		}{{Within, 1}, {Beyond, 1.3}, {Beyond, 2}} {
 			rm := mode.rm
-			gp := DefaultGenParams()
-			gp.BeyondFactor = mode.factor
 			for _, p := range policyNames {
 				var acc, suc, util float64
 				misses := 0
 				for seed := 1; seed <= seeds; seed++ {
-					var w *Workload
-					var err error
-					if fam == "rtmr-1" {
-						w, err = RTMRWorkload1(uint64(seed), rm, gp)
-					} else {
-						w, err = RTMRWorkload2(uint64(seed), rm, gp)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
+					w := generated(t, fam, uint64(seed), rm, mode.factor)
 					if p == "dc" {
 						w = w.WithReducesAtMost(w.Cluster.ReduceSlots())
 					}

@@ -114,7 +114,9 @@
 //
 // # Workloads (§V-A)
 //
-// Generate draws seeded random layered DAGs with the Yahoo! task statistics of §V-A
-// (Figs. 5-6); Fig2 reconstructs the Fig. 2 example from its text; ThreeWorkflows builds
-// the three-workflow experiment of §VI-A on a reconstructed 33-job topology.
+// The workloads live in workload/hadoop1, which owns the Workflow type the planner
+// reads: GenerateWOHA draws seeded random layered DAGs with the Yahoo! task statistics
+// of §V-A (Figs. 5-6); Fig2 reconstructs the Fig. 2 example from its text;
+// ThreeWorkflows builds the three-workflow experiment of §VI-A on a reconstructed
+// 33-job topology.
 package woha

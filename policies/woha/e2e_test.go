@@ -1,6 +1,7 @@
 package woha
 
 import (
+	"github.com/coraopt/coraopt/workload/hadoop1"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -28,7 +29,7 @@ func newPicker(t testing.TB, name string, opt Options) Picker {
 }
 
 func TestFig2ResourceCap(t *testing.T) {
-	ws := Fig2()
+	ws := hadoop1.Fig2()
 	rank := Ranks(&ws[0], HLF)
 	p6, _ := GenerateReqs(&ws[0], rank, 6)
 	if want := (Plan{Cap: 6, Makespan: 3, Steps: []Step{{3, 6}, {2, 3}, {1, 3}}}); !cmp.Equal(p6, want) {

@@ -264,7 +264,7 @@ func TestPlanVersusPools(t *testing.T) {
 	line := ""
 	worse := 0
 	for seed := uint64(1); seed <= seeds; seed++ {
-		ws := woha.ThreeWorkflows(seed)
+		ws := hadoop1.ThreeWorkflows(seed)
 		w0 := ws[0]
 		w0.Deadline = 1e9 // alone and unhurried: the plan at cap 96 is the whole cluster's
 		plan, err := woha.GenerateReqs(&w0, woha.Ranks(&w0, woha.HLF), 96)

@@ -8,130 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/coraopt/coraopt/workload/hadoop1"
 )
-
-func TestGenerateDeterministicAndValid(t *testing.T) {
-	cfg := DefaultGenConfig()
-	a, err := Generate(7, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := Generate(7, cfg)
-	if diff := cmp.Diff(a, b); diff != "" {
-		t.Fatalf("same seed, different workflows:\n%s", diff)
-	}
-	c, _ := Generate(8, cfg)
-	if cmp.Equal(a, c) {
-		t.Fatal("seeds 7 and 8 give the same workflows")
-	}
-	if len(a) != cfg.Workflows {
-		t.Fatalf("%d workflows, want %d", len(a), cfg.Workflows)
-	}
-	if err := Validate(a); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(a); i++ {
-		if a[i].Arrival < a[i-1].Arrival {
-			t.Fatalf("arrivals not ordered: %v then %v", a[i-1].Arrival, a[i].Arrival)
-		}
-	}
-	for _, w := range a {
-		if lb := workspanLowerBound(&w, cfg.Slots); w.Deadline < cfg.SlackMin*lb-1e-9 || w.Deadline > math.Ceil(cfg.SlackMax*lb) {
-			t.Errorf("%s: deadline %v outside slack × lower bound %v", w.ID, w.Deadline, lb)
-		}
-	}
-}
-
-// The task statistics §V-A reports for the Yahoo! trace hold over many generated jobs.
-func TestGenerateYahooLikeStatistics(t *testing.T) {
-	cfg := DefaultGenConfig()
-	cfg.Workflows = 400
-	ws, err := Generate(1, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var jobs, mapsIn10to100, reduceOver100, reduceOver1000, withReduces, mapsOver100, reducesUnder10 int
-	for _, w := range ws {
-		for _, j := range w.Jobs {
-			jobs++
-			if j.Reduces > j.Maps {
-				t.Fatalf("%s/%s: %d reducers outnumber %d mappers", w.ID, j.ID, j.Reduces, j.Maps)
-			}
-			if j.MapTime >= 10 && j.MapTime <= 100 {
-				mapsIn10to100++
-			}
-			if j.Maps > 100 {
-				mapsOver100++
-			}
-			if j.Reduces < 10 {
-				reducesUnder10++
-			}
-			if j.Reduces > 0 {
-				withReduces++
-				if j.ReduceTime > 100 {
-					reduceOver100++
-				}
-				if j.ReduceTime > 1000 {
-					reduceOver1000++
-				}
-			}
-		}
-	}
-	frac := func(k, n int) float64 { return float64(k) / float64(n) }
-	checks := []struct {
-		what     string
-		got      float64
-		low, top float64
-	}{
-		{"maps taking 10-100 s (most)", frac(mapsIn10to100, jobs), 0.7, 0.9},
-		{"reduces taking > 100 s (more than half)", frac(reduceOver100, withReduces), 0.5, 0.7},
-		{"reduces taking > 1000 s (about 10%)", frac(reduceOver1000, withReduces), 0.05, 0.15},
-		{"jobs with > 100 maps (about 30%)", frac(mapsOver100, jobs), 0.25, 0.35},
-		{"jobs with < 10 reduces (more than 60%)", frac(reducesUnder10, jobs), 0.6, 0.85},
-	}
-	for _, c := range checks {
-		if c.got < c.low || c.got > c.top {
-			t.Errorf("%s: %.3f, want in [%v, %v] (%d jobs)", c.what, c.got, c.low, c.top, jobs)
-		}
-	}
-}
-
-func TestGenerateRejectsBadConfig(t *testing.T) {
-	for name, mutate := range map[string]func(*GenConfig){
-		"negative workflows": func(c *GenConfig) { c.Workflows = -1 },
-		"layers":             func(c *GenConfig) { c.LayersMin, c.LayersMax = 3, 2 },
-		"width":              func(c *GenConfig) { c.WidthMax = 0 },
-		"edge prob":          func(c *GenConfig) { c.ExtraEdgeProb = math.NaN() },
-		"slack":              func(c *GenConfig) { c.SlackMin = 0 },
-		"slots":              func(c *GenConfig) { c.Slots = 0 },
-	} {
-		cfg := DefaultGenConfig()
-		mutate(&cfg)
-		if _, err := Generate(1, cfg); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-}
-
-func TestThreeWorkflows(t *testing.T) {
-	ws := ThreeWorkflows(1)
-	if err := Validate(ws); err != nil {
-		t.Fatal(err)
-	}
-	for i, w := range ws {
-		if len(w.Jobs) != 33 || w.Arrival != float64(300*i) || w.Deadline != float64(60*(80-10*i)) {
-			t.Errorf("%s: %d jobs, arrival %v, deadline %v", w.ID, len(w.Jobs), w.Arrival, w.Deadline)
-		}
-	}
-	ws[0].Jobs[1].After = append(ws[0].Jobs[1].After, "j00")
-	if cmp.Equal(ws[0].Jobs, ws[1].Jobs) {
-		t.Error("the three workflows share their job slices")
-	}
-	if !cmp.Equal(ThreeWorkflows(1), ThreeWorkflows(1)) {
-		t.Error("ThreeWorkflows is not deterministic")
-	}
-}
 
 // Plan sizes for large workflows (woha.txt §VI-B, Fig. 13 b: "even when the workflow
 // contains more than 1400 tasks, the scheduling plan only grows to 7 KB. Under most
@@ -140,9 +18,9 @@ func TestThreeWorkflows(t *testing.T) {
 // instead. The test pins the encoding's arithmetic and logs the sizes; how they compare
 // with 7 KB is a finding, reported, not asserted.
 func TestPlanSizeLargeWorkflows(t *testing.T) {
-	cfg := DefaultGenConfig()
+	cfg := hadoop1.DefaultWOHAConfig()
 	cfg.Workflows = 300
-	ws, err := Generate(3, cfg)
+	ws, err := hadoop1.GenerateWOHA(3, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +80,7 @@ func TestThreeWorkflowExperiment(t *testing.T) {
 	met := map[string]int{}
 	tardiness := map[string]float64{}
 	for seed := uint64(1); seed <= 10; seed++ {
-		ws := ThreeWorkflows(seed)
+		ws := hadoop1.ThreeWorkflows(seed)
 		for _, name := range names {
 			opt := Options{Slots: slots[0] + slots[1]}
 			if strings.HasSuffix(name, "-full") {
@@ -227,5 +105,18 @@ func TestThreeWorkflowExperiment(t *testing.T) {
 	}
 	for _, name := range names {
 		t.Logf("seeds 1-10 %-13s deadlines met %2d/30, total tardiness %6.0f s", name, met[name], tardiness[name])
+	}
+}
+
+// The workflows WOHA's workloads are generated from are ones the planner accepts.
+func TestGeneratedWorkflowsValidate(t *testing.T) {
+	ws, err := hadoop1.GenerateWOHA(7, hadoop1.DefaultWOHAConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ws := range map[string][]Workflow{"random": ws, "fig2": hadoop1.Fig2(), "3wf": hadoop1.ThreeWorkflows(1)} {
+		if err := Validate(ws); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
