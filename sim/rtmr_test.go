@@ -22,7 +22,7 @@ func TestRTMRThroughTheEngine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := rtmr.NewPolicy(true)
+			p := rtmr.New(rtmr.Config{})
 			r, err := sim.Run(context.Background(), w, p, sim.Options{Record: true})
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", family, seed, err)

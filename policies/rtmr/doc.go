@@ -37,7 +37,7 @@
 //   - Algorithm IV line 10 breaks when reservedSlot > Ra. Ra counts the slot being filled,
 //     so at reservedSlot = Ra an assignment leaves one slot fewer than the higher-priority
 //     jobs reserved, against the prose ("only if enough reduce slots have been left unused
-//     for higher-priority jobs"). We break at reservedSlot >= Ra; Options.Line10AsPrinted
+//     for higher-priority jobs"). We break at reservedSlot >= Ra; SchedulerConfig.Line10AsPrinted
 //     restores the printed test, and TestDispatcherLine10 is an instance where the printed
 //     test makes an admitted job miss its deadline with every task within its estimate (the
 //     rapid property test finds such instances within a few thousand cases as well).
@@ -50,11 +50,11 @@
 //     job that no feedback would have accepted (TestFeedbackKeepTighter), and with tasks
 //     up to 1.3× over their estimates it accepts fewer jobs of workload I than no feedback
 //     (TestWorkloadTable). Under true times within the estimates both the old and the
-//     recomputed vectors bound the actual ones, so Options.FeedbackKeepTighter keeps their
+//     recomputed vectors bound the actual ones, so SchedulerConfig.FeedbackKeepTighter keeps their
 //     componentwise minimum; it accepts the most in every within-estimates row of the
 //     table. When tasks overrun their estimates that minimum also discards the raise, and
 //     the printed feedback protects better (fewer misses at 2× overruns).
-//   - Δ (§V: "a typical map task execution time"): Options.Delta, or by default the mean
+//   - Δ (§V: "a typical map task execution time"): SchedulerConfig.Delta, or by default the mean
 //     observed map task time so far.
 //   - Estimates per job or per cluster. The paper keeps one cluster-wide η, c_m^max,
 //     c_r^max; the generated workloads declare worst-case estimates per job (Job.Est). A job

@@ -38,7 +38,7 @@ func TestRuntimeModels(t *testing.T) {
 
 // Malformed jobs are errors naming the field, never panics.
 func TestJobValidate(t *testing.T) {
-	s := mustNew(t, oneWorker(1, 1), Options{Initial: unitEst()})
+	s := mustNew(t, oneWorker(1, 1), SchedulerConfig{Initial: unitEst()})
 	for _, c := range []struct {
 		job  Job
 		want string
@@ -57,11 +57,11 @@ func TestJobValidate(t *testing.T) {
 		}
 	}
 	// No estimates at all (zero Initial) is an error too, not a silent acceptance.
-	s0 := mustNew(t, oneWorker(1, 1), Options{})
+	s0 := mustNew(t, oneWorker(1, 1), SchedulerConfig{})
 	if _, err := s0.Arrive(0, Job{ID: "a", Deadline: 1, MapSizes: []float64{1}}); err == nil {
 		t.Error("a job with no estimates was admitted")
 	}
-	if _, err := New(Cluster{}, Options{}); err == nil {
+	if _, err := NewRTMR(Cluster{}, SchedulerConfig{}); err == nil {
 		t.Error("an empty cluster was accepted")
 	}
 }

@@ -188,13 +188,27 @@ func TestPolicyRejectsWhatItCannotModel(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []policies.Policy{rtmr.NewPolicy(true), rtmr.NewDCPolicy()} {
+	for _, p := range []policies.Policy{rtmr.New(rtmr.Config{}), rtmr.NewDCBaseline()} {
 		r, err := sim.Run(context.Background(), w, p, sim.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !r.Jobs[0].Rejected || p.(*rtmr.Policy).Err() == nil {
 			t.Fatalf("%s: rejected %v, err %v", p.Name(), r.Jobs[0].Rejected, p.(*rtmr.Policy).Err())
+		}
+	}
+}
+
+// TestConfigNames: the zero Config is RTMR with feedback ("rtmr"), NoFeedback its
+// variant; the baselines have their own constructors.
+func TestConfigNames(t *testing.T) {
+	for _, c := range []struct {
+		p    *rtmr.Policy
+		name string
+	}{{rtmr.New(rtmr.Config{}), "rtmr"}, {rtmr.New(rtmr.Config{NoFeedback: true}), "rtmr-nofeedback"},
+		{rtmr.NewDCBaseline(), "dc"}, {rtmr.NewFIFOBaseline(), "rtmr-fifo"}} {
+		if c.p.Name() != c.name {
+			t.Errorf("%s, want %s", c.p.Name(), c.name)
 		}
 	}
 }

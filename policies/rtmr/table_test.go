@@ -13,11 +13,11 @@ func newPolicy(t fataler, name string, c Cluster) Scheduler {
 	var err error
 	switch name {
 	case "rtmr":
-		s, err = New(c, Options{Feedback: true})
+		s, err = NewRTMR(c, SchedulerConfig{Feedback: true})
 	case "rtmr-tight":
-		s, err = New(c, Options{Feedback: true, FeedbackKeepTighter: true})
+		s, err = NewRTMR(c, SchedulerConfig{Feedback: true, FeedbackKeepTighter: true})
 	case "rtmr-nofeedback":
-		s, err = New(c, Options{})
+		s, err = NewRTMR(c, SchedulerConfig{})
 	case "dc":
 		s, err = NewDC(c, Estimates{})
 	case "fifo":

@@ -41,7 +41,7 @@ func BenchmarkAssignTask(b *testing.B) {
 
 func benchAssignTask(b *testing.B, n int, o Order, dt float64) {
 	const interval = 10.0 // mean seconds between requirement changes
-	s, err := NewScheduler(Options{Rule: HLF, Slots: 100, Order: o, Seed: 1})
+	s, err := NewScheduler(SchedulerConfig{Rule: HLF, Slots: 100, Order: o, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -70,7 +70,7 @@
 // ("each of them gets a fair share", Fig. 2 a). The paper keeps one priority list; with
 // Hadoop-1's two pools we keep one per pool, each holding the workflows with a task
 // waiting for it, so Pick never walks past workflows that cannot use the slot and stays
-// O(log n). Four interchangeable orders (Options.Order) pick identically
+// O(log n). Four interchangeable orders (SchedulerConfig.Order) pick identically
 // (TestOrdersPickIdentically):
 //
 //   - OrderDSL, Algorithm 2: a ct list ordered by next requirement change and the

@@ -12,7 +12,7 @@ import (
 // also starts the task calls AssignTask, which is Pick followed by TaskStarted.
 func ExampleScheduler() {
 	ws := hadoop1.Fig2() // three workflows, D = 9, 9, 50; 3 map + 3 reduce slots
-	s, err := woha.NewScheduler(woha.Options{Rule: woha.HLF, Slots: 6})
+	s, err := woha.NewScheduler(woha.SchedulerConfig{Rule: woha.HLF, Slots: 6})
 	if err != nil {
 		panic(err)
 	}

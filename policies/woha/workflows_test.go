@@ -82,7 +82,7 @@ func TestThreeWorkflowExperiment(t *testing.T) {
 	for seed := uint64(1); seed <= 10; seed++ {
 		ws := hadoop1.ThreeWorkflows(seed)
 		for _, name := range names {
-			opt := Options{Slots: slots[0] + slots[1]}
+			opt := SchedulerConfig{Slots: slots[0] + slots[1]}
 			if strings.HasSuffix(name, "-full") {
 				opt.FixedCap = opt.Slots
 			}
