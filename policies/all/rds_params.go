@@ -11,7 +11,7 @@ import (
 // RDS takes its backends from a sweep file, so that a sweep can set the built-in
 // solvers against HiGHS on the same cells: backend solves the eq. 3 QP,
 // shortfall_backend the least-shortfall LP (registry names, `coraopt solvers`; absent:
-// rds.DefaultBackend and rds.DefaultShortfallBackend).
+// rds.DefaultBackend, and the binary's default LP backend).
 func init() {
 	parameterized["rds"] = rdsPolicy("rds", rds.Config{})
 	parameterized["rds-ideal"] = rdsPolicy("rds-ideal", rds.Config{Forecast: rds.Ideal})
@@ -28,7 +28,7 @@ func rdsPolicy(name string, base rds.Config) func(Params) (policies.Policy, erro
 			to    *string
 			def   string
 			class solvers.Class
-		}{{"backend", &c.Backend, rds.DefaultBackend, solvers.QP}, {"shortfall_backend", &c.ShortfallBackend, rds.DefaultShortfallBackend, solvers.LP}} {
+		}{{"backend", &c.Backend, rds.DefaultBackend, solvers.QP}, {"shortfall_backend", &c.ShortfallBackend, "", solvers.LP}} {
 			v, err := p.String(name, k.key, "")
 			if err != nil {
 				return nil, err

@@ -75,7 +75,11 @@ func TestRDSParams(t *testing.T) {
 		return sim.Summarize(w, r), pol.(*rds.Policy).Fallbacks()
 	}
 	base, fb := run(nil)
-	spelled, fbSpelled := run(Params{"backend": rds.DefaultBackend, "shortfall_backend": rds.DefaultShortfallBackend})
+	lp, err := solvers.Select("", solvers.LP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spelled, fbSpelled := run(Params{"backend": rds.DefaultBackend, "shortfall_backend": lp.Name})
 	if fb != 0 || fbSpelled != 0 || base.SumUtility != spelled.SumUtility {
 		t.Errorf("the defaults spelled out: %d and %d fallbacks, sum utility %g and %g", fb, fbSpelled, base.SumUtility, spelled.SumUtility)
 	}

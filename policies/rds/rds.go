@@ -76,6 +76,27 @@
 // moves to the running queue at once, with a target of every unfinished task of each
 // of its stages, so Algorithm 1 gives it the slots that free up first.
 //
+// # Backends
+//
+// The control step runs through package solve (solve.RHC: the rds formulation's typed
+// entry for a caller that decides every interval; BenchmarkDecision measured no
+// slowdown against calling formulations/rds directly, with the same allocations). Its
+// two problems have their own backends, chosen by measurement (Config.Backend and
+// ShortfallBackend change them; so do the sweep parameters backend and
+// shortfall_backend):
+//
+//   - eq. 3, the QP: the built-in QP backend, also where HiGHS is compiled in. HiGHS
+//     1.10's QP solver changes what RDS does: on the rds workload (100 jobs, seeds 1
+//     and 2) the miss penalty was 173.9 and 175.5 against 149.3 and 142.3, and it ends
+//     the Table 1 case's decisive step with numerical_error (TestTable1HiGHS).
+//   - the least-shortfall LP: the binary's default LP backend (solvers.Select): HiGHS
+//     when compiled in, else the built-in simplex. On 30 runs (the rds workload at 30,
+//     100 and 200 jobs, the cora and rush workloads at 50 and 100, rds and rds-ideal,
+//     two seeds each) every metric was the same with either; at 100 jobs a decision
+//     took 14.0 ms of CPU with HiGHS and 16.4 ms with the built-in simplex (median of
+//     8 rounds of BenchmarkDecision, tagged build). An LP backend is several times
+//     faster on it than a QP backend (BenchmarkDecision's shortfall-lp=qp).
+//
 // # Failures
 //
 // When the QP cannot be built or solved to optimality the previous targets stay
@@ -101,13 +122,9 @@ import (
 // DefaultInterval is the paper's control interval, 10 minutes (rds.txt §5.2).
 const DefaultInterval = 600
 
-// DefaultBackend and DefaultShortfallBackend are the backends of Config's zero value:
-// the built-in QP solver for eq. 3 and the built-in simplex for the least-shortfall LP
-// (DESIGN decision below, "Backends").
-const (
-	DefaultBackend          = "qp"
-	DefaultShortfallBackend = "simplex"
-)
+// DefaultBackend solves eq. 3 when Config.Backend is empty: the built-in QP backend,
+// whichever others the binary has (see "Backends" in the package documentation).
+const DefaultBackend = "qp"
 
 // GainRange bounds the gain the controller plans with to [prior/GainRange,
 // prior·GainRange], the prior being L times the workers' mean speed. RLS on two
@@ -137,13 +154,12 @@ type Config struct {
 	// History is the total capacity (slots) observed in intervals before time 0,
 	// oldest first, for the AR predictor.
 	History []float64
-	// Backend names the backend that solves the eq. 3 QP, ShortfallBackend the one
-	// that solves the least-shortfall LP of the deadline-first stage (an LP backend is
-	// several times faster on it than a QP backend: with the single capacity row, at
-	// 100 jobs, the step took a half to a third of the time, BenchmarkDecision). ""
-	// means DefaultBackend and DefaultShortfallBackend. Package solve selects them
-	// (solve.NewRHC, through solvers.Select): a backend that is not compiled in or
-	// cannot solve its problem is New's error.
+	// Backend names the backend that solves the eq. 3 QP ("": DefaultBackend),
+	// ShortfallBackend the one that solves the least-shortfall LP of the
+	// deadline-first stage ("": the binary's default LP backend, solvers.Select's:
+	// HiGHS when compiled in, else the built-in simplex). Package solve selects them
+	// (solve.NewRHC): a backend that is not compiled in or cannot solve its problem is
+	// New's error. See "Backends" in the package documentation.
 	Backend, ShortfallBackend string
 	// Forgetting (λ, 0 means 0.95) and PriorCovariance (0 means 100) are RLS's.
 	Forgetting, PriorCovariance float64
@@ -214,7 +230,7 @@ func New(cfg Config) (*Policy, error) {
 		}
 	}
 	var err error
-	if p.rhc, err = solve.NewRHC(cmp.Or(cfg.Backend, DefaultBackend), cmp.Or(cfg.ShortfallBackend, DefaultShortfallBackend)); err != nil {
+	if p.rhc, err = solve.NewRHC(cmp.Or(cfg.Backend, DefaultBackend), cfg.ShortfallBackend); err != nil {
 		return nil, fmt.Errorf("rds: %w", err)
 	}
 	if p.cfg.Forgetting == 0 {

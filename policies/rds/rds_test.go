@@ -11,6 +11,7 @@ import (
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/workload"
 )
 
@@ -174,8 +175,12 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	if err != nil || p.Name() != "rds" || p.Interval() != DefaultInterval {
 		t.Fatalf("defaults: %v, %v", p, err)
 	}
-	if p.rhc.QP.Name != DefaultBackend || p.rhc.LP.Name != DefaultShortfallBackend {
-		t.Errorf("default backends %s and %s, want %s and %s", p.rhc.QP.Name, p.rhc.LP.Name, DefaultBackend, DefaultShortfallBackend)
+	lp, err := solvers.Select("", solvers.LP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.rhc.QP.Name != DefaultBackend || p.rhc.LP.Name != lp.Name {
+		t.Errorf("default backends %s and %s, want %s and the default LP backend %s", p.rhc.QP.Name, p.rhc.LP.Name, DefaultBackend, lp.Name)
 	}
 	if p := mustNew(t, Config{Backend: "qp", ShortfallBackend: "qp"}); p.rhc.LP.Name != "qp" {
 		t.Errorf("shortfall backend %s, want qp", p.rhc.LP.Name)
