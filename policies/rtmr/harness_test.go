@@ -69,16 +69,7 @@ func (w *Workload) WithReducesAtMost(q int) *Workload {
 // numbers) and adding a job changes nobody else's.
 func (w *Workload) factor(i int, stage Stage, task int) float64 {
 	tr := w.Jobs[i].Truth
-	h := splitmix(splitmix(splitmix(w.Seed^0x9e3779b97f4a7c15)+uint64(i)) + uint64(stage)<<32 + uint64(task))
-	u := float64(h>>11) / (1 << 53)
-	return tr.NoiseLo + (tr.NoiseHi-tr.NoiseLo)*u
-}
-
-func splitmix(x uint64) uint64 {
-	x += 0x9e3779b97f4a7c15
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
-	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
-	return x ^ (x >> 31)
+	return tr.NoiseLo + (tr.NoiseHi-tr.NoiseLo)*hadoop1.RTMRTaskNoise(w.Seed, i, int(stage), task)
 }
 
 // ReduceInput is the true δ_task^r of job i.

@@ -241,12 +241,18 @@ func (j *rtmrJob) reduceInput() float64 {
 }
 
 // rtmrFactor is the per-task runtime factor of task (stage 0 map, 1 reduce; task) of
-// job i: a pure function of (seed, i, stage, task), so every policy sees the same
-// runtimes (common random numbers) and adding a job changes nobody else's.
+// job i, in [noiseLo, noiseHi).
 func rtmrFactor(seed uint64, i, stage, task int, j rtmrJob) float64 {
-	h := splitmix(splitmix(splitmix(seed^0x9e3779b97f4a7c15)+uint64(i)) + uint64(stage)<<32 + uint64(task))
-	u := float64(h>>11) / (1 << 53)
-	return j.noiseLo + (j.noiseHi-j.noiseLo)*u
+	return j.noiseLo + (j.noiseHi-j.noiseLo)*RTMRTaskNoise(seed, i, stage, task)
+}
+
+// RTMRTaskNoise is the uniform draw in [0, 1) behind the true time of task task of
+// stage stage (0 map, 1 reduce) of job job: a pure function of its arguments, so every
+// policy sees the same runtimes (common random numbers) and adding a job changes
+// nobody else's.
+func RTMRTaskNoise(seed uint64, job, stage, task int) float64 {
+	h := splitmix(splitmix(splitmix(seed^0x9e3779b97f4a7c15)+uint64(job)) + uint64(stage)<<32 + uint64(task))
+	return float64(h>>11) / (1 << 53)
 }
 
 func splitmix(x uint64) uint64 {
