@@ -1,10 +1,10 @@
 // Package rds is RDS (rds.txt §3–4) as a simulator policy: a receding-horizon
 // controller woken every control interval (policies.Ticker, default 10 minutes) that
 // predicts the cluster's capacity, updates each job's progress model by recursive least
-// squares from the progress it observed, solves the RHC problem (eq. 3, with the
-// deadline-first stage of formulations/rds.SolveRHC, as `coraopt solve --formulation
-// rds` does) and hands the first move to Algorithm 1 through the shared container
-// assignment unit (policies.ContainerAssignment). The model — the QP builder, the
+// squares from the progress it observed, solves the RHC problem through package solve
+// (eq. 3 with the deadline-first stage, solve.RHC, the step `coraopt solve
+// --formulation rds` runs) and hands the first move to Algorithm 1 through the shared
+// container assignment unit (policies.ContainerAssignment). The model — the QP builder, the
 // predictors, RLS, eq. 4's decay — is formulations/rds; this package maps the
 // simulator's View onto it.
 //
