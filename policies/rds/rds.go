@@ -4,9 +4,9 @@
 // squares from the progress it observed, solves the RHC problem through package solve
 // (eq. 3 with the deadline-first stage, solve.RHC, the step `coraopt solve
 // --formulation rds` runs) and hands the first move to Algorithm 1 through the shared
-// container assignment unit (policies.ContainerAssignment). The model — the QP builder, the
-// predictors, RLS, eq. 4's decay — is formulations/rds; this package maps the
-// simulator's View onto it.
+// container assignment unit (policies.ContainerAssignment). The model — the QP
+// builder, the predictors, RLS, eq. 4's decay — is formulations/rds; this package maps
+// the simulator's View onto it.
 //
 // # From tasks to the paper's progress model
 //
