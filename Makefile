@@ -4,7 +4,7 @@
 #   make test    install the C libraries and Slurm (scripts/install-deps.sh), then run every
 #                test, cgo backends included, and the sweep test on a local Slurm (tag slurm)
 #   make deps    only install the C libraries (idempotent; seconds when already done)
-#   make bench   Go benchmarks for the performance targets (see README "Performance")
+#   make bench   Go benchmarks for the performance targets (see docs/performance.md)
 #   make lint    gofmt and go vet, with and without the cgo tags
 #   make race    every test of the plain build under the race detector: the pure-Go
 #                solvers, formulations, lexmax, sched, the cli; not the cgo backends

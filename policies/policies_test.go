@@ -20,7 +20,7 @@ type fixedTargets struct {
 
 func (p *fixedTargets) Name() string { return "fixed-targets" }
 
-func (p *fixedTargets) StartRound(v policies.View) {
+func (p *fixedTargets) StartRound(ctx context.Context, v policies.View) {
 	t := p.Targets(v, 0)
 	for _, j := range v.Active() {
 		t[j] = p.targets[v.Job(j).ID]
@@ -121,39 +121,5 @@ func TestViewHelpers(t *testing.T) {
 	// b has no deadline: its sigmoid names 2 time units of 10 s after arrival 5.
 	if p.target != 25 {
 		t.Fatalf("target time %g, want 25", p.target)
-	}
-}
-
-type workflowProbe struct {
-	probe
-	wfs []policies.Workflow
-}
-
-func (p *workflowProbe) StartRound(v policies.View) {
-	if p.wfs == nil {
-		p.wfs = policies.Workflows(v)
-	}
-}
-
-func TestWorkflows(t *testing.T) {
-	w, err := workload.Parse([]byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]},
-	 "jobs": [
-	  {"id": "z", "arrival": 3, "workflow": "w2", "deadline": 10, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]},
-	  {"id": "y", "arrival": 1, "workflow": "w1", "deadline": 40, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]},
-	  {"id": "x", "arrival": 2, "workflow": "w1", "deadline": 20, "after": ["y"], "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]},
-	  {"id": "solo", "arrival": 0, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]}]}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &workflowProbe{}
-	if _, err := sim.Run(context.Background(), w, p, sim.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	want := []policies.Workflow{
-		{ID: "w1", Jobs: []int{1, 2}, Release: 1, Deadline: 22},
-		{ID: "w2", Jobs: []int{0}, Release: 3, Deadline: 13},
-	}
-	if diff := cmp.Diff(want, p.wfs); diff != "" {
-		t.Fatal(diff)
 	}
 }

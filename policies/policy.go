@@ -1,13 +1,17 @@
 package policies
 
 import (
+	"context"
 	"math"
 
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/workload"
 )
 
-// Policy decides which job's task runs on a free slot.
+// Policy decides which job's task runs on a free slot. It is the one required
+// interface; the optional hooks below are resolved once per run (HooksOf), so a policy
+// opts into a hook by implementing its method, and the engine never asserts one at
+// the point of use.
 type Policy interface {
 	// Name is the policy's name as --policies spells it.
 	Name() string
@@ -18,9 +22,11 @@ type Policy interface {
 }
 
 // Rounder is a Policy that prepares once per decision instant, before the Picks of
-// that instant (ranking jobs, computing targets).
+// that instant (ranking jobs, computing targets). ctx is the run's: a policy that
+// solves per instant passes it on, so cancelling a run stops a solve in flight (the
+// engine then ends the run with ctx's error).
 type Rounder interface {
-	StartRound(v View)
+	StartRound(ctx context.Context, v View)
 }
 
 // Observer is a Policy told about every event after the engine has applied it.
@@ -36,9 +42,10 @@ type Admitter interface {
 
 // Ticker is a Policy woken periodically (RDS's control interval): Tick is called at
 // times 0, Interval(), 2·Interval(), … while jobs remain, before the round at that time.
+// ctx is the run's, as for Rounder.
 type Ticker interface {
 	Interval() float64
-	Tick(v View)
+	Tick(ctx context.Context, v View)
 }
 
 // Clairvoyant is a Policy that may know every task's true runtime (only `oracle`).
@@ -54,10 +61,76 @@ type Oracle interface {
 	TrueRuntime(job, stage, task int) float64
 }
 
-// TraceAware is a Policy allowed to know the future capacity (an "ideal" RDS, oracle).
+// TraceAware is a Policy allowed to know the future capacity (`rds-ideal`).
 // The engine calls UseCapacityTrace once before the run with the whole trace.
 type TraceAware interface {
 	UseCapacityTrace(trace []workload.CapacityStep)
+}
+
+// Refuser is a Policy that can find it cannot model the workload it is run on (WOHA
+// without deadlines or estimates, RTMR without data sizes): Err, asked after the run,
+// says why, and the run is reported as unsupported input (sim.UnsupportedError,
+// exit 2 in the CLI) instead of as a result.
+type Refuser interface {
+	Err() error
+}
+
+// FallbackCounter is a Policy that solves per decision and can fall back (keep its
+// previous decision) when a solve fails; the count is part of the run's metrics.
+type FallbackCounter interface {
+	Fallbacks() int
+}
+
+// Counter is a Policy that reports counts of its own (plans, skipped instants, …),
+// copied into the run's metrics under policy_counts.
+type Counter interface {
+	Counts() map[string]int
+}
+
+// Hooks are the optional interfaces a Policy implements, each nil when it does not.
+type Hooks struct {
+	Rounder         Rounder
+	Observer        Observer
+	Admitter        Admitter
+	Ticker          Ticker
+	Clairvoyant     Clairvoyant
+	TraceAware      TraceAware
+	Refuser         Refuser
+	FallbackCounter FallbackCounter
+	Counter         Counter
+}
+
+// HooksOf resolves p's optional interfaces once.
+func HooksOf(p Policy) Hooks {
+	var h Hooks
+	h.Rounder, _ = p.(Rounder)
+	h.Observer, _ = p.(Observer)
+	h.Admitter, _ = p.(Admitter)
+	h.Ticker, _ = p.(Ticker)
+	h.Clairvoyant, _ = p.(Clairvoyant)
+	h.TraceAware, _ = p.(TraceAware)
+	h.Refuser, _ = p.(Refuser)
+	h.FallbackCounter, _ = p.(FallbackCounter)
+	h.Counter, _ = p.(Counter)
+	return h
+}
+
+// Names lists the hooks h holds, in the order of the Hooks fields.
+func (h Hooks) Names() []string {
+	var out []string
+	for _, x := range []struct {
+		name string
+		set  bool
+	}{
+		{"Rounder", h.Rounder != nil}, {"Observer", h.Observer != nil}, {"Admitter", h.Admitter != nil},
+		{"Ticker", h.Ticker != nil}, {"Clairvoyant", h.Clairvoyant != nil}, {"TraceAware", h.TraceAware != nil},
+		{"Refuser", h.Refuser != nil}, {"FallbackCounter", h.FallbackCounter != nil}, {"Counter", h.Counter != nil},
+	} {
+		if x.set {
+			out = append(out, x.name)
+		}
+	}
+	return out
 }
 
 // Slot is a free slot offered to Pick.
@@ -271,41 +344,4 @@ func RemainingWork(v View, j int) float64 {
 		w += max(0, MeanTaskRuntime(v, j, r.Stage)-(now-r.Start))
 	}
 	return w
-}
-
-// Workflow is a workflow as WOHA sees it.
-type Workflow struct {
-	ID       string
-	Jobs     []int   // in (arrival, id) order
-	Release  float64 // earliest arrival of its jobs
-	Deadline float64 // earliest absolute deadline of its jobs (+Inf: none)
-}
-
-// Workflows groups the view's jobs by their Workflow field, in order of first
-// appearance by rank; jobs without a workflow are left out.
-func Workflows(v View) []Workflow {
-	n := v.NumJobs()
-	byRank := make([]int, n)
-	for j := range n {
-		byRank[v.Job(j).Rank] = j
-	}
-	index := map[string]int{}
-	var out []Workflow
-	for _, j := range byRank {
-		info := v.Job(j)
-		if info.Workflow == "" {
-			continue
-		}
-		k, ok := index[info.Workflow]
-		if !ok {
-			k = len(out)
-			index[info.Workflow] = k
-			out = append(out, Workflow{ID: info.Workflow, Release: info.Arrival, Deadline: math.Inf(1)})
-		}
-		wf := &out[k]
-		wf.Jobs = append(wf.Jobs, j)
-		wf.Release = min(wf.Release, info.Arrival)
-		wf.Deadline = min(wf.Deadline, info.Deadline)
-	}
-	return out
 }

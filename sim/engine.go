@@ -39,10 +39,15 @@ type Result struct {
 	// Busy is the busy slot-seconds per pool (slots held, slow-start waits included);
 	// CapacitySeconds ∫ min(capacity, slots) dt; both over [0, Makespan] per pool.
 	Busy, CapacitySeconds []float64
-	Makespan              float64
-	Clairvoyant           bool
-	Placements            []Placement // with Options.Record
-	Timing                *Timing     // with Options.Timing
+	// Overcommitted is the part of Busy held above the capacity in force,
+	// ∫ max(0, busy − min(capacity, slots)) dt per pool: a capacity drop does not
+	// preempt the tasks already running, so until enough of them finish the pool holds
+	// more slots than the trace allows. Busy − Overcommitted ≤ CapacitySeconds.
+	Overcommitted []float64
+	Makespan      float64
+	Clairvoyant   bool
+	Placements    []Placement // with Options.Record
+	Timing        *Timing     // with Options.Timing
 
 	// Admission is set when the policy decides admission (policies.Admitter).
 	Admission bool
@@ -144,6 +149,7 @@ func (q *queue) pop() event {
 type engine struct {
 	w      *workload.Workload
 	p      policies.Policy
+	hooks  policies.Hooks // p's optional interfaces, resolved once
 	opt    Options
 	info   []policies.JobInfo
 	stream []uint64
@@ -187,6 +193,7 @@ type engine struct {
 	busyInt    []float64
 	lastChange float64 // time of the last busy-count change, for the busy integral
 	capInt     []float64
+	overInt    []float64 // ∫ max(0, busy − capacity) dt
 	idleTicks  int
 	eventNanos int64 // policy time in this instant's event callbacks, with Options.Timing
 }
@@ -221,13 +228,14 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 		return nil, fmt.Errorf("sim: workload %q has no workers or pools (call Validate)", w.Name)
 	}
 	n, np := len(w.Jobs), len(w.Cluster.Pools)
-	e := &engine{w: w, p: p, opt: opt, pools: w.Cluster.Pools,
-		res: &Result{Policy: p.Name(), Jobs: make([]JobResult, n), Busy: make([]float64, np), CapacitySeconds: make([]float64, np)}}
+	e := &engine{w: w, p: p, hooks: policies.HooksOf(p), opt: opt, pools: w.Cluster.Pools,
+		res: &Result{Policy: p.Name(), Jobs: make([]JobResult, n), Busy: make([]float64, np), CapacitySeconds: make([]float64, np), Overcommitted: make([]float64, np)}}
 	e.capNow = make([]int, np)
 	e.busy = make([]int, np)
 	e.busyInt = make([]float64, np)
 	e.firstFree = make([]int, np)
 	e.capInt = make([]float64, np)
+	e.overInt = make([]float64, np)
 	e.capHist = make([][]policies.CapacityPoint, np)
 	for k, pool := range e.pools {
 		e.capNow[k] = pool.Slots
@@ -337,20 +345,20 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 	for _, i := range order {
 		e.pushEvent(event{time: w.Jobs[i].Arrival, kind: policies.EventArrival, job: int32(i)})
 	}
-	if t, ok := p.(policies.Ticker); ok {
+	if t := e.hooks.Ticker; t != nil {
 		if !(t.Interval() > 0) || math.IsInf(t.Interval(), 0) {
 			return nil, fmt.Errorf("sim: policy %s: tick interval %g must be a finite number > 0", p.Name(), t.Interval())
 		}
 		e.pushEvent(event{time: 0, kind: policies.EventTick, job: -1})
 	}
-	if c, ok := p.(policies.Clairvoyant); ok {
+	if c := e.hooks.Clairvoyant; c != nil {
 		c.UseOracle(oracle{e})
 		e.res.Clairvoyant = true
 	}
-	if _, ok := p.(policies.Admitter); ok {
+	if e.hooks.Admitter != nil {
 		e.res.Admission = true
 	}
-	if ta, ok := p.(policies.TraceAware); ok {
+	if ta := e.hooks.TraceAware; ta != nil {
 		ta.UseCapacityTrace(slices.Clone(w.Cluster.Capacity))
 	}
 	if opt.Timing {
@@ -372,7 +380,7 @@ func (e *engine) pushEvent(ev event) {
 }
 
 func (e *engine) loop(ctx context.Context) error {
-	rounder, _ := e.p.(policies.Rounder)
+	rounder := e.hooks.Rounder
 	for batch := 0; len(e.q) > 0; batch++ {
 		if batch&1023 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -389,7 +397,7 @@ func (e *engine) loop(ctx context.Context) error {
 				tick = true
 			}
 			e.res.Events++
-			if err := e.apply(ev); err != nil {
+			if err := e.apply(ctx, ev); err != nil {
 				return err
 			}
 		}
@@ -401,7 +409,10 @@ func (e *engine) loop(ctx context.Context) error {
 			start = time.Now()
 		}
 		if rounder != nil {
-			rounder.StartRound(e)
+			rounder.StartRound(ctx, e)
+			if err := ctx.Err(); err != nil {
+				return err // a solve the policy started was cut short: no decision to act on
+			}
 		}
 		started, err := e.dispatch()
 		if err != nil {
@@ -445,7 +456,7 @@ func (e *engine) afterTick(started int) error {
 	if e.idleTicks >= MaxIdleTicks {
 		return fmt.Errorf("stalled at t=%g: %d jobs remain, nothing runs and the policy starts nothing", e.now, e.remaining)
 	}
-	e.pushEvent(event{time: e.now + e.p.(policies.Ticker).Interval(), kind: policies.EventTick, job: -1})
+	e.pushEvent(event{time: e.now + e.hooks.Ticker.Interval(), kind: policies.EventTick, job: -1})
 	return nil
 }
 
@@ -454,15 +465,19 @@ func (e *engine) advance(t float64) {
 	dt := t - e.now
 	if dt > 0 {
 		for k := range e.pools {
+			c := min(e.capNow[k], e.pools[k].Slots)
 			e.busyInt[k] += float64(e.busy[k]) * dt
-			e.capInt[k] += float64(min(e.capNow[k], e.pools[k].Slots)) * dt
+			e.capInt[k] += float64(c) * dt
+			if over := e.busy[k] - c; over > 0 {
+				e.overInt[k] += float64(over) * dt
+			}
 		}
 	}
 	e.now = t
 }
 
-func (e *engine) apply(ev event) error {
-	obs, _ := e.p.(policies.Observer)
+func (e *engine) apply(ctx context.Context, ev event) error {
+	obs := e.hooks.Observer
 	pe := policies.Event{Kind: ev.kind, Time: ev.time, Job: int(ev.job), Stage: -1, Task: -1, Worker: -1, Pool: -1}
 	switch ev.kind {
 	case policies.EventCapacity:
@@ -481,7 +496,7 @@ func (e *engine) apply(ev event) error {
 			e.reject(j, obs)
 			return nil
 		}
-		if a, ok := e.p.(policies.Admitter); ok {
+		if a := e.hooks.Admitter; a != nil {
 			admit := true
 			e.call(func() { admit = a.Admit(e, j) })
 			if !admit {
@@ -502,6 +517,7 @@ func (e *engine) apply(ev event) error {
 		e.res.Makespan = max(e.res.Makespan, ev.time)
 		copy(e.res.Busy, e.busyInt) // utilization is over [0, makespan]
 		copy(e.res.CapacitySeconds, e.capInt)
+		copy(e.res.Overcommitted, e.overInt)
 		e.remaining--
 		e.activeDirty = true
 		for _, d := range e.dependents[j] {
@@ -513,7 +529,10 @@ func (e *engine) apply(ev event) error {
 		e.finRec[j] = nil // released: an Observer keeps what it needs
 		return nil
 	case policies.EventTick:
-		e.call(func() { e.p.(policies.Ticker).Tick(e) })
+		e.call(func() { e.hooks.Ticker.Tick(ctx, e) })
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
 	if obs != nil {
 		e.call(func() { obs.Observe(e, pe) })

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -115,9 +116,9 @@ type ticker struct {
 	ticks []float64
 }
 
-func (p *ticker) Interval() float64    { return 4 }
-func (p *ticker) Tick(v policies.View) { p.ticks = append(p.ticks, v.Now()) }
-func (p *ticker) Name() string         { return "ticker" }
+func (p *ticker) Interval() float64                       { return 4 }
+func (p *ticker) Tick(_ context.Context, v policies.View) { p.ticks = append(p.ticks, v.Now()) }
+func (p *ticker) Name() string                            { return "ticker" }
 func (p *ticker) Pick(v policies.View, s policies.Slot) (int, bool) {
 	if v.Now() < 10 {
 		return 0, false
@@ -320,5 +321,58 @@ func TestTimingOnlyWhenAsked(t *testing.T) {
 		if r.Timing == nil || len(r.Timing.DecisionNanos) != r.Rounds || m.Timing == nil || m.Timing.DecisionMaxMicros < m.Timing.DecisionMeanMicros {
 			t.Fatalf("timing %+v for %d rounds, metrics %+v", r.Timing, r.Rounds, m.Timing)
 		}
+	}
+}
+
+// blocking stands for a policy whose solve runs until its context is cancelled: the
+// run's context must reach StartRound and Tick, and the run must end with its error
+// instead of acting on a decision that was cut short.
+type blocking struct {
+	fifo.Policy
+	tick    bool
+	entered chan struct{}
+}
+
+func (p *blocking) Name() string      { return "blocking" }
+func (p *blocking) Interval() float64 { return 5 }
+func (p *blocking) wait(ctx context.Context) {
+	close(p.entered)
+	<-ctx.Done()
+}
+func (p *blocking) StartRound(ctx context.Context, v policies.View) {
+	if !p.tick {
+		p.wait(ctx)
+	}
+}
+func (p *blocking) Tick(ctx context.Context, v policies.View) {
+	if p.tick {
+		p.wait(ctx)
+	}
+}
+
+func TestCancelReachesPolicy(t *testing.T) {
+	w := parse(t, `{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [3]}]}]}`)
+	for _, tick := range []bool{false, true} {
+		p := &blocking{tick: tick, entered: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			<-p.entered
+			cancel()
+		}()
+		_, err := sim.Run(ctx, w, p, sim.Options{})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("tick=%v: Run returned %v, want context.Canceled", tick, err)
+		}
+	}
+}
+
+func TestHooksResolvedOnce(t *testing.T) {
+	h := policies.HooksOf(&blocking{})
+	if diff := cmp.Diff([]string{"Rounder", "Ticker"}, h.Names()); diff != "" {
+		t.Fatal(diff)
+	}
+	if h := policies.HooksOf(&fifo.Policy{}); len(h.Names()) != 0 {
+		t.Fatalf("fifo has hooks %v", h.Names())
 	}
 }

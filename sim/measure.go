@@ -25,7 +25,7 @@ func (e *InvariantError) Unwrap() error { return e.Err }
 
 // UnsupportedError is a workload the policy cannot model (a WOHA policy given jobs
 // without estimates, say): the user's input, not a bug. The policy says why through an
-// Err() error method (policies package doc).
+// Err method (policies.Refuser).
 type UnsupportedError struct {
 	Policy string
 	Err    error
@@ -39,12 +39,13 @@ func (e *UnsupportedError) Unwrap() error { return e.Err }
 // seed with decision rounds timed, the invariants checked when check is set (the run is
 // then recorded, which costs memory per task), and the run's Metrics. A run that cannot
 // finish returns Run's error; a broken invariant an *InvariantError; a workload the
-// policy cannot model an *UnsupportedError. Policies that solve per decision report
-// their solver fallbacks through a Fallbacks() int method; Measure copies the count.
+// policy cannot model an *UnsupportedError (policies.Refuser). The counts of a
+// policies.FallbackCounter and a policies.Counter are copied into the metrics.
 func Measure(ctx context.Context, w *workload.Workload, p policies.Policy, seed uint64, check bool) (*Metrics, error) {
+	hooks := policies.HooksOf(p)
 	res, err := Run(ctx, w, p, Options{Seed: seed, Timing: true, Record: check})
-	if e, ok := p.(interface{ Err() error }); ok && e.Err() != nil {
-		return nil, &UnsupportedError{Policy: p.Name(), Err: e.Err()}
+	if r := hooks.Refuser; r != nil && r.Err() != nil {
+		return nil, &UnsupportedError{Policy: p.Name(), Err: r.Err()}
 	}
 	if err != nil {
 		return nil, err
@@ -55,10 +56,10 @@ func Measure(ctx context.Context, w *workload.Workload, p policies.Policy, seed 
 		}
 	}
 	m := Summarize(w, res)
-	if f, ok := p.(interface{ Fallbacks() int }); ok {
+	if f := hooks.FallbackCounter; f != nil {
 		m.Fallbacks = f.Fallbacks()
 	}
-	if c, ok := p.(interface{ Counts() map[string]int }); ok {
+	if c := hooks.Counter; c != nil {
 		m.PolicyCounts = maps.Clone(c.Counts())
 	}
 	return m, nil

@@ -31,12 +31,12 @@ type PerfRun struct {
 	JSON           []byte
 }
 
-// WritePerformance renders d as Markdown.
+// WritePerformance renders d as Markdown: a section of docs/performance.md (its headings
+// are level 3, under the document's own "The benchmark run").
 func WritePerformance(w io.Writer, d PerfDoc) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Performance\n\n")
 	fmt.Fprintf(&b, "Measured on %s on %s. %s\n\n", d.Date, d.Machine, d.Load)
-	fmt.Fprintf(&b, "## DESIGN.md targets\n\n")
+	fmt.Fprintf(&b, "### The performance targets (docs/design.md)\n\n")
 	fmt.Fprintf(&b, "Each target is measured by a Go benchmark (`make bench`), the median of %d runs (`-count %d`). "+
 		"\"measured / target\" is the measured value over the target's: at most 1 meets a \"≤\" target, at least 1 a \"≥\" target. "+
 		"Wall time per operation is the measure; where the benchmark also reports the process's CPU time per operation "+
@@ -81,7 +81,7 @@ func WritePerformance(w io.Writer, d PerfDoc) error {
 		}
 	}
 	if len(d.Commands) > 0 {
-		fmt.Fprintf(&b, "\n## Regenerating this file\n\n```sh\n%s\n```\n", strings.Join(d.Commands, "\n"))
+		fmt.Fprintf(&b, "\n### Regenerating this file\n\n```sh\n%s\n```\n", strings.Join(d.Commands, "\n"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -92,7 +92,7 @@ func writeRun(b *strings.Builder, r PerfRun) error {
 	if err := json.Unmarshal(r.JSON, &doc); err != nil {
 		return fmt.Errorf("bench: %s: %w", r.Title, err)
 	}
-	fmt.Fprintf(b, "\n## %s\n\n`%s`", r.Title, r.Command)
+	fmt.Fprintf(b, "\n### %s\n\n`%s`", r.Title, r.Command)
 	if la := doc.Environment.LoadAverage; len(la) == 3 {
 		fmt.Fprintf(b, " — started %s, load average %.2f / %.2f / %.2f (1/5/15 min)", doc.Started.Format("15:04 MST"), la[0], la[1], la[2])
 	}

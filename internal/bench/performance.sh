@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates docs/performance.md: the Go benchmarks of DESIGN.md's performance targets
-# (make bench) and three coraopt bench runs, rendered by internal/bench/perfdoc.
+# Regenerates the generated part of docs/performance.md (between its perfdoc markers): the
+# Go benchmarks of the performance targets (docs/design.md; make bench) and four coraopt
+# bench runs, rendered by internal/bench/perfdoc.
 #
 #   bash internal/bench/performance.sh [OUTDIR]
 #
@@ -9,14 +10,14 @@
 # the document. COUNT (default 5) is the Go benchmarks' -count; REPEAT (default 5) the
 # coraopt bench --repeat.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 out=${1:-$(mktemp -d)}
 mkdir -p "$out" docs
 count=${COUNT:-5}
 repeat=${REPEAT:-5}
 date=${DATE:-$(date +%Y-%m-%d)}
-benchre='^Benchmark(OnionPeel|WCDE|SolveFinal|RDSShapedQP|RHC|NetlibVsHiGHS|VsGonum)'
+benchre='^Benchmark(OnionPeel|WCDE|SolveFinal|RDSShapedQP|RHC|NetlibVsHiGHS|VsGonum|Simulate|AssignTask|AdmissionDecision|Decision)'
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 echo "outputs in $out" >&2
@@ -45,7 +46,7 @@ loads+=("fastpaths: $(load)")
 cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 go run ./internal/bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -date "$date" \
 	-machine "$(nproc) cores (${cpu:-unknown CPU}), $(go env GOOS)/$(go env GOARCH), $(go version | cut -d' ' -f3)" \
-	-load "The machine was shared with other work; load average (1/5/15 min) before each step — $(IFS=';'; echo "${loads[*]}")." \
+	-load "The machine was shared with other work; load average (1/5/15 min) before each step — $(printf '%s; ' "${loads[@]}" | sed 's/; $//')." \
 	-run "coraopt bench: Netlib LPs=$out/netlib.json=$netlib_cmd" \
 	-run "coraopt bench: scheduling formulations=$out/formulations.json=$form_cmd" \
 	-run "coraopt bench: fast paths=$out/fastpaths.json=$fast_cmd" \
@@ -54,5 +55,5 @@ go run ./internal/bench/perfdoc -gobench "$out/gobench.txt" -count "$count" -dat
 	-cmd "bash internal/bench/performance.sh   # all of the below, then internal/bench/perfdoc" \
 	-cmd "GOFLAGS=-count=$count make bench BENCH='$benchre'" \
 	-cmd "$netlib_cmd" -cmd "$form_cmd" -cmd "$fast_cmd" -cmd "$scal_cmd" \
-	>docs/performance.md
+	-doc docs/performance.md
 echo "wrote docs/performance.md" >&2

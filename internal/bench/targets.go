@@ -88,7 +88,8 @@ func (g GoBench) Keys(prefix string) []string {
 	return out
 }
 
-// Target is one row of DESIGN.md's performance table and how it is measured.
+// Target is one row of the performance table of docs/design.md (the product's targets)
+// and how it is measured.
 type Target struct {
 	What   string // "onion peeling, 1,000 jobs"
 	Paper  string // the paper's figure, or "—"
@@ -202,13 +203,27 @@ func ratioOver(prefix, num, den string) func(GoBench) (float64, string, bool) {
 	}
 }
 
-// Targets is DESIGN.md's performance table with the benchmark measuring each row.
+// p99Of measures one benchmark's reported 99th percentile (p99-µs), in seconds.
+func p99Of(key string) func(GoBench) (float64, string, bool) {
+	return func(g GoBench) (float64, string, bool) {
+		us, ok := g.Median(key, "p99-µs")
+		if !ok {
+			return 0, "not in this run: " + key + " p99-µs", false
+		}
+		return us / 1e6, fmt.Sprintf("%s: median p99 of %d runs", key, len(g[key]["p99-µs"])), true
+	}
+}
+
+// Targets is the performance table of docs/design.md with the benchmark measuring each
+// row: the product's targets, whose values are the design's, and those the harness adds
+// (the built-in simplex on Netlib subsets and against gonum, onion peeling with release
+// times).
 func Targets() []Target {
 	return []Target{
-		{What: "onion peeling, 1,000 jobs", Paper: "RUSH: 7.34 s", Goal: "≤ 10 ms", Limit: 0.010, AtMost: true, Unit: "s",
+		{What: "onion peeling, 1,000 jobs", Paper: "RUSH: 7.34 s", Goal: "≤ 1 ms", Limit: 0.001, AtMost: true, Unit: "s",
 			Benchmarks: []string{"formulations/tas.BenchmarkOnionPeel/N=1000,T=1000"},
 			Measure:    timeOf("formulations/tas.BenchmarkOnionPeel/N=1000,T=1000")},
-		{What: "onion peeling, 100,000 jobs", Paper: "—", Goal: "≤ 2 s", Limit: 2, AtMost: true, Unit: "s",
+		{What: "onion peeling, 100,000 jobs", Paper: "—", Goal: "≤ 200 ms", Limit: 0.2, AtMost: true, Unit: "s",
 			Benchmarks: []string{"formulations/tas.BenchmarkOnionPeel/N=100000"},
 			Measure:    timeOf("formulations/tas.BenchmarkOnionPeel/N=100000")},
 		{What: "WCDE, 1,000 jobs × 1,000 bins", Paper: "—", Goal: "≤ 5 ms", Limit: 0.005, AtMost: true, Unit: "s",
@@ -232,12 +247,26 @@ func Targets() []Target {
 		{What: "WOHA AssignTask, 10,000 workflows (double skip list)", Paper: "naive: < 2 calls/s", Goal: "≥ 1,000,000 calls/s", Limit: 1e6, AtMost: false, Unit: "calls/s",
 			Benchmarks: []string{"policies/woha.BenchmarkAssignTask/gap=1us/workflows=10000/order=dsl"},
 			Measure:    metricOf("policies/woha.BenchmarkAssignTask/gap=1us/workflows=10000/order=dsl", "calls/s")},
-		{What: "simulator, FIFO, 100,000-job workload", Paper: "SimPy ≈ 240k events/s", Goal: "≥ 1,000,000 events/s", Limit: 1e6, AtMost: false, Unit: "events/s",
+		// "On one core": events per CPU-second of the process, which a shared machine's
+		// other work does not dilute as it does events per wall-clock second.
+		{What: "simulator, FIFO, 100,000-job workload", Paper: "SimPy ≈ 240k events/s", Goal: "≥ 5,000,000 events/s on one core", Limit: 5e6, AtMost: false, Unit: "events/cpu-s",
 			Benchmarks: []string{"sim.BenchmarkSimulate/fifo/jobs=100000"},
-			Measure:    metricOf("sim.BenchmarkSimulate/fifo/jobs=100000", "events/s")},
+			Measure:    metricOf("sim.BenchmarkSimulate/fifo/jobs=100000", "events/cpu-s")},
 		{What: "RTMR admission decision, 1,000 queued jobs, 130 slots", Paper: "—", Goal: "< 1 ms", Limit: 0.001, AtMost: true, Unit: "s",
 			Benchmarks: []string{"policies/rtmr.BenchmarkAdmissionDecision/workload1/place"},
 			Measure:    timeOf("policies/rtmr.BenchmarkAdmissionDecision/workload1/place")},
+		{What: "online decision p99, cora, 100 active jobs", Paper: "CORA (Mosek FINAL): 347 ms mean", Goal: "≤ 1 ms", Limit: 0.001, AtMost: true, Unit: "s",
+			Benchmarks: []string{"policies/all.BenchmarkDecision/cora/jobs=100"},
+			Measure:    p99Of("policies/all.BenchmarkDecision/cora/jobs=100")},
+		{What: "online decision p99, cora, 1,000 active jobs", Paper: "—", Goal: "≤ 10 ms", Limit: 0.010, AtMost: true, Unit: "s",
+			Benchmarks: []string{"policies/all.BenchmarkDecision/cora/jobs=1000"},
+			Measure:    p99Of("policies/all.BenchmarkDecision/cora/jobs=1000")},
+		{What: "online decision p99, rush, 100 active jobs", Paper: "RUSH: 0.32 s at 20 jobs", Goal: "≤ 1 ms", Limit: 0.001, AtMost: true, Unit: "s",
+			Benchmarks: []string{"policies/all.BenchmarkDecision/rush/jobs=100"},
+			Measure:    p99Of("policies/all.BenchmarkDecision/rush/jobs=100")},
+		{What: "online decision p99, rush, 1,000 active jobs", Paper: "RUSH: 7.34 s", Goal: "≤ 10 ms", Limit: 0.010, AtMost: true, Unit: "s",
+			Benchmarks: []string{"policies/all.BenchmarkDecision/rush/jobs=1000"},
+			Measure:    p99Of("policies/all.BenchmarkDecision/rush/jobs=1000")},
 		{What: "onion peeling with release times, 100,000 jobs", Paper: "—", Goal: "≤ 2 s", Limit: 2, AtMost: true, Unit: "s",
 			Benchmarks: []string{"formulations/tas.BenchmarkOnionPeelArrivals/release/N=100000"},
 			Measure:    timeOf("formulations/tas.BenchmarkOnionPeelArrivals/release/N=100000")},

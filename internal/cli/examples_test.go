@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// TestExamplesParse runs every command line of every command's Examples and of the
-// README's code blocks through the real command tree — cobra's command lookup, flag
+// TestExamplesParse runs every command line of every command's Examples and of the code
+// blocks of README.md and docs/*.md through the real command tree — cobra's command lookup, flag
 // parsing (persistent and local), flag value types and argument-count checks — with each
 // command's action replaced by one that only checks -o/--output names an output format.
 // So a renamed or removed flag, a wrong shorthand, a misspelt command or a wrong number of
@@ -28,23 +29,25 @@ func TestExamplesParse(t *testing.T) {
 			help = append(help, commandLines(line)...)
 		}
 	})
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inBlock := false
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inBlock = !inBlock
-			continue
+	for _, doc := range docFiles(t) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if inBlock {
-			readme = append(readme, commandLines(line)...)
+		inBlock := false
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "```") {
+				inBlock = !inBlock
+				continue
+			}
+			if inBlock {
+				readme = append(readme, commandLines(line)...)
+			}
 		}
 	}
 	// The extraction itself must find the examples, or this test checks nothing.
 	if len(help) < 15 || len(readme) < 8 {
-		t.Fatalf("found %d help example lines and %d README lines; the extraction is broken", len(help), len(readme))
+		t.Fatalf("found %d help example lines and %d documentation lines; the extraction is broken", len(help), len(readme))
 	}
 	for _, args := range slices.Concat(help, readme) {
 		if err := parseOnly(args); err != nil {
@@ -81,6 +84,16 @@ func TestParseOnlyCatches(t *testing.T) {
 	if got := commandLines("qp       coraopt-qp 1.0 (Goldfarb–Idnani dual active set)  yes"); got != nil {
 		t.Errorf("a table row read as a command: %q", got)
 	}
+}
+
+// docFiles are the documentation files the tests read: README.md and docs/*.md.
+func docFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob("../../docs/*.md")
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md (%v)", err)
+	}
+	return append([]string{"../../README.md"}, docs...)
 }
 
 func walk(c *cobra.Command, f func(*cobra.Command)) {
@@ -201,6 +214,9 @@ func shellWords(s string) []string {
 	return words
 }
 
+// foreignCommand is a code span holding another program's command line.
+var foreignCommand = regexp.MustCompile("`(?:sbatch|srun|squeue|scancel|sinfo|kubectl|go|make|bash|jq|git|apt-get) [^`]*`")
+
 // longFlag is a --flag written in help or README prose.
 var longFlag = regexp.MustCompile(`(?:^|[\s\x60(\[,|])--([a-z][a-z0-9-]*)`)
 
@@ -220,6 +236,9 @@ func takesFlag(c *cobra.Command, name string) bool {
 func proseFlags(text string, byName map[string]*cobra.Command, dflt []*cobra.Command) (flags []string, owners [][]*cobra.Command) {
 	// "coraopt sweep run" names the subcommand run of sweep: the longest path wins.
 	mention := regexp.MustCompile(`coraopt ([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
+	// A code span that starts with another program is that program's command line
+	// (`sbatch --dependency=afterok:<id>`, `kubectl wait --for=…`): its flags are not ours.
+	text = foreignCommand.ReplaceAllString(text, "``")
 	for _, para := range strings.Split(text, "\n\n") {
 		marks := mention.FindAllStringSubmatchIndex(para, -1)
 		for _, m := range longFlag.FindAllStringSubmatchIndex(para, -1) {
@@ -278,54 +297,83 @@ func TestProseNamesRealFlags(t *testing.T) {
 			}
 		}
 	})
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	var every []*cobra.Command
+	walk(root, func(c *cobra.Command) { every = append(every, c) })
 	heading := regexp.MustCompile("`coraopt ([a-z][a-z-]*)")
-	var section []*cobra.Command
-	var body strings.Builder
 	sections := 0
-	check := func() {
-		flags, owners := proseFlags(body.String(), byName, section)
-		for i, f := range flags {
-			if !anyTakes(owners[i], f) {
-				t.Errorf("README section of %s names --%s, which %s does not take", names(section), f, names(owners[i]))
+	for _, doc := range docFiles(t) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimPrefix(doc, "../../")
+		var section []*cobra.Command
+		var body strings.Builder
+		check := func() {
+			owner := section
+			if owner == nil {
+				owner = every // prose about no one command: some command must take the flag
 			}
-		}
-		body.Reset()
-	}
-	inBlock := false
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "```") {
-			inBlock = !inBlock
-			continue
-		}
-		if inBlock {
-			continue // command lines: TestExamplesParse
-		}
-		if strings.HasPrefix(line, "#") {
-			check()
-			section = nil
-			for _, m := range heading.FindAllStringSubmatch(line, -1) {
-				c := byName[m[1]]
-				if c == nil {
-					t.Errorf("README heading %q names no command", line)
-					continue
+			flags, owners := proseFlags(body.String(), byName, owner)
+			for i, f := range flags {
+				if !anyTakes(owners[i], f) {
+					t.Errorf("%s names --%s, which %s does not take", name, f, names(owners[i]))
 				}
-				section = append(section, c)
 			}
-			if section != nil {
-				sections++
-			}
-			continue
+			body.Reset()
 		}
-		if section != nil {
+		inBlock := false
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "```") {
+				inBlock = !inBlock
+				continue
+			}
+			if inBlock {
+				continue // command lines: TestExamplesParse
+			}
+			if strings.HasPrefix(line, "#") {
+				check()
+				section = nil
+				for _, m := range heading.FindAllStringSubmatch(line, -1) {
+					c := byName[m[1]]
+					if c == nil {
+						t.Errorf("%s heading %q names no command", name, line)
+						continue
+					}
+					section = append(section, c)
+				}
+				if section != nil {
+					sections++
+				}
+				continue
+			}
 			body.WriteString(line + "\n")
 		}
+		check()
 	}
-	check()
 	if sections < 5 {
-		t.Fatalf("found %d README command sections; the extraction is broken", sections)
+		t.Fatalf("found %d command sections in the documentation; the extraction is broken", sections)
+	}
+}
+
+// TestProseFlagsForeign: flags in a code span of another program's command line are not
+// checked; flags in prose and in coraopt's own command lines are, against the command the
+// paragraph names.
+func TestProseFlagsForeign(t *testing.T) {
+	root := NewRootCmd(Streams{})
+	byName := map[string]*cobra.Command{}
+	walk(root, func(c *cobra.Command) { byName[strings.TrimPrefix(c.CommandPath(), root.Name()+" ")] = c })
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"submits with `sbatch --dependency=afterok:<id>`, then `kubectl wait --for=x --timeout=1h`", nil},
+		{"`coraopt sweep slurm --partition local` and --shards", []string{"partition", "shards"}},
+		{"`go test -run X` then --no-such", []string{"no-such"}},
+	} {
+		flags, _ := proseFlags(c.text, byName, []*cobra.Command{root})
+		if !slices.Equal(flags, c.want) {
+			t.Errorf("%q: flags %q, want %q", c.text, flags, c.want)
+		}
 	}
 }

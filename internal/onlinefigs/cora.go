@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 )
@@ -15,17 +15,19 @@ const fig4Policies = "fifo,fair,edf,rrh,cora,cora-final,oracle"
 // fig4Out is cora.txt Fig. 4: the Table I workload (100 jobs), Δ per class.
 type fig4Out struct {
 	E     *Experiment
-	Image string // the box plot's path for the README, or ""
+	Image string // the box plot's link from the document, or ""
 }
 
-func fig4(ctx context.Context, dir, plots string) (*fig4Out, error) {
+// fig4 runs the experiment; with plots the box plot is kept there and linked as
+// link/cora-fig4-delta-box.png.
+func fig4(ctx context.Context, dir, plots, link string) (*fig4Out, error) {
 	e, err := runExperiment(ctx, dir, "cora-fig4", []string{"--family", "cora", "--jobs", "100", "--seed", "1"}, fig4Policies, false, plots)
 	if err != nil {
 		return nil, err
 	}
 	out := &fig4Out{E: e}
 	if plots != "" {
-		out.Image = filepath.ToSlash(filepath.Join(plots, "cora-fig4-delta-box.png"))
+		out.Image = path.Join(link, "cora-fig4-delta-box.png")
 	}
 	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/coraopt/coraopt/internal/docblock"
 	"github.com/coraopt/coraopt/solvers"
 	_ "github.com/coraopt/coraopt/solvers/all"
 	"github.com/coraopt/coraopt/sweep"
@@ -165,18 +166,39 @@ func TestClassStat(t *testing.T) {
 	}
 }
 
-// The block replaces only the text between the markers; a file without them is an error.
-func TestReplaceBlock(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "README.md")
-	os.WriteFile(path, []byte("a\n"+begin+"\nold\n"+end+"\nb\n"), 0o644)
-	if err := replaceBlock(path, []byte("new\n")); err != nil {
+// The document the command line names holds the block, and its figure link resolves
+// from there: the block follows the document when it moves.
+func TestDocHasBlock(t *testing.T) {
+	root := filepath.Join("..", "..")
+	text, err := docblock.Read(filepath.Join(root, doc), block)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(path); string(got) != "a\n"+begin+"\nnew\n"+end+"\nb\n" {
-		t.Errorf("got %q", got)
+	link, err := imageLink(filepath.Join(root, doc), filepath.Join(root, figures))
+	if err != nil {
+		t.Fatal(err)
 	}
-	os.WriteFile(path, []byte("no markers\n"), 0o644)
-	if err := replaceBlock(path, []byte("x")); err == nil {
-		t.Error("a file without markers accepted")
+	img := "](" + link + "/cora-fig4-delta-box.png)"
+	if !bytes.Contains(text, []byte(img)) {
+		t.Errorf("the block in %s does not link %s", doc, img)
+	}
+	if _, err := os.Stat(filepath.Join(root, figures, "cora-fig4-delta-box.png")); err != nil {
+		t.Error(err)
+	}
+}
+
+// A figure is linked relative to the document's directory; printed, as given.
+func TestImageLink(t *testing.T) {
+	for _, c := range []struct{ doc, plots, want string }{
+		{"docs/simulate.md", "docs/figures", "figures"},
+		{"README.md", "docs/figures", "docs/figures"},
+		{"docs/simulate.md", "figs", "../figs"},
+		{"", "docs/figures", "docs/figures"},
+		{"docs/simulate.md", "", ""},
+	} {
+		got, err := imageLink(c.doc, c.plots)
+		if err != nil || got != c.want {
+			t.Errorf("imageLink(%q, %q) = %q, %v; want %q", c.doc, c.plots, got, err, c.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package all_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -111,13 +112,13 @@ func BenchmarkDecision(b *testing.B) {
 					b.Fatal(err)
 				}
 				r := p.(policies.Rounder)
-				r.StartRound(v) // warm the estimator caches as a run would be
+				r.StartRound(context.Background(), v) // warm the estimator caches as a run would be
 				times := make([]time.Duration, 0, b.N)
 				b.ResetTimer()
 				for range b.N {
 					v.Step()
 					start := time.Now()
-					r.StartRound(v)
+					r.StartRound(context.Background(), v)
 					times = append(times, time.Since(start))
 				}
 				b.StopTimer()

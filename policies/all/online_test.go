@@ -21,8 +21,8 @@ import (
 var online = []string{"cora", "cora-final", "rush", "rush-alg3", "oracle"}
 
 type counter interface {
-	Fallbacks() int
-	Counts() map[string]int
+	policies.FallbackCounter
+	policies.Counter
 }
 
 // family is a generated 100-job workload family and how its completion test runs the

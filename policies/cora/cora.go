@@ -104,22 +104,22 @@ func (p *Policy) Observe(_ policies.View, e policies.Event) { p.replan.Observe(e
 // LastError is the error of the latest fallback (nil if none).
 func (p *Policy) LastError() error { return p.lastErr }
 
-func (p *Policy) StartRound(v policies.View) {
+func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 	if len(v.Active()) == 0 || !p.replan.Due(v.Now(), p.cfg.Interval) {
 		return
 	}
-	if err := p.plan(v); err != nil {
+	if err := p.plan(ctx, v); err != nil {
 		p.fallbacks++
 		p.lastErr = err
 	}
 }
 
-func (p *Policy) plan(v policies.View) error {
+func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	prob, err := Build(v, p.Work, p.cfg)
 	if err != nil {
 		return err
 	}
-	res, err := p.reg.Solve(context.Background(), solve.Request{Formulation: p.formulation, Method: p.method,
+	res, err := p.reg.Solve(ctx, solve.Request{Formulation: p.formulation, Method: p.method,
 		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)

@@ -17,6 +17,7 @@ package edf
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/coraopt/coraopt/policies"
@@ -42,7 +43,7 @@ func (p *Policy) Name() string {
 	return "edf"
 }
 
-func (p *Policy) StartRound(v policies.View) {
+func (p *Policy) StartRound(_ context.Context, v policies.View) {
 	p.order = append(p.order[:0], v.Active()...)
 	slices.SortStableFunc(p.order, func(a, b int) int { // Active is in rank order already
 		return cmp.Compare(policies.TargetTime(v, a), policies.TargetTime(v, b))

@@ -23,8 +23,8 @@ type benchTick struct {
 
 const benchAt = 600
 
-func (p *benchTick) Tick(v policies.View) {
-	p.Policy.Tick(v)
+func (p *benchTick) Tick(ctx context.Context, v policies.View) {
+	p.Policy.Tick(ctx, v)
 	if v.Now() != benchAt {
 		return
 	}
@@ -33,7 +33,7 @@ func (p *benchTick) Tick(v policies.View) {
 	p.b.ResetTimer()
 	c0 := cputime.Process()
 	for range p.b.N {
-		p.Policy.Tick(v)
+		p.Policy.Tick(ctx, v)
 	}
 	p.b.StopTimer()
 	// CPU ns/op beside the wall clock: on a shared machine the wall clock also counts
@@ -97,8 +97,8 @@ type stopAfter struct {
 	cancel func()
 }
 
-func (s *stopAfter) Tick(v policies.View) {
-	s.benchTick.Tick(v)
+func (s *stopAfter) Tick(ctx context.Context, v policies.View) {
+	s.benchTick.Tick(ctx, v)
 	if v.Now() >= benchAt {
 		s.cancel()
 	}

@@ -481,7 +481,7 @@ func (p *Policy) observe(v policies.View, j int, js *jobState) (frds.Alloc, erro
 }
 
 // Tick implements policies.Ticker: one control step.
-func (p *Policy) Tick(v policies.View) {
+func (p *Policy) Tick(ctx context.Context, v policies.View) {
 	now, L := v.Now(), p.cfg.Interval
 	p.ticks++
 	if len(p.jobs) != v.NumJobs() {
@@ -518,7 +518,7 @@ func (p *Policy) Tick(v policies.View) {
 	}
 	p.lastT = now
 	if firstErr == nil {
-		firstErr = p.control(v)
+		firstErr = p.control(ctx, v)
 	}
 	if firstErr != nil {
 		p.fallbacks++
@@ -527,7 +527,7 @@ func (p *Policy) Tick(v policies.View) {
 }
 
 // control solves the step and writes the targets; on error the old targets stay.
-func (p *Policy) control(v policies.View) error {
+func (p *Policy) control(ctx context.Context, v policies.View) error {
 	st := &p.state
 	if len(st.Jobs) == 0 {
 		return nil
@@ -545,9 +545,12 @@ func (p *Policy) control(v policies.View) error {
 			return err
 		}
 	}
-	res, err := p.rhc.Step(context.Background(), st, forecast, p.params, solvers.Options{})
+	res, err := p.rhc.Step(ctx, st, forecast, p.params, solvers.Options{})
 	if errors.Is(err, frds.ErrNoJobs) {
 		return nil
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // the backends end a cancelled solve with status "other"
 	}
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ package rrh
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 
@@ -78,7 +79,7 @@ func Rewards(v policies.View, out []float64) {
 	}
 }
 
-func (p *Policy) StartRound(v policies.View) {
+func (p *Policy) StartRound(_ context.Context, v policies.View) {
 	if len(p.reward) != v.NumJobs() {
 		p.reward = make([]float64, v.NumJobs())
 	}

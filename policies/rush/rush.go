@@ -159,7 +159,7 @@ func (p *Policy) Observe(v policies.View, e policies.Event) {
 	}
 }
 
-func (p *Policy) StartRound(v policies.View) {
+func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 	if len(v.Active()) == 0 {
 		return
 	}
@@ -167,7 +167,7 @@ func (p *Policy) StartRound(v policies.View) {
 		return
 	}
 	p.counts["plans"]++
-	if err := p.plan(v); err != nil {
+	if err := p.plan(ctx, v); err != nil {
 		p.counts["fallbacks"]++
 	}
 }
@@ -291,7 +291,7 @@ func (p *Policy) demand(v policies.View, j int, s float64, eta []int, taskSlots 
 	return nil
 }
 
-func (p *Policy) plan(v policies.View) error {
+func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	act := v.Active()
 	np := len(v.Pools())
 	s := p.cfg.Slot
@@ -319,7 +319,7 @@ func (p *Policy) plan(v policies.View) error {
 		if T <= p.cfg.MaxSlots {
 			var errs []error
 			for pool := range np {
-				if err := p.planPool(v, act, eta, R, pool, s, T); err != nil {
+				if err := p.planPool(ctx, v, act, eta, R, pool, s, T); err != nil {
 					errs = append(errs, err)
 				}
 			}
@@ -331,7 +331,7 @@ func (p *Policy) plan(v policies.View) error {
 }
 
 // planPool solves TAS on one pool and writes its next-slot targets.
-func (p *Policy) planPool(v policies.View, act []int, eta, R [][]int, pool int, s float64, T int) error {
+func (p *Policy) planPool(ctx context.Context, v policies.View, act []int, eta, R [][]int, pool int, s float64, T int) error {
 	c := v.Capacity(pool)
 	var jobs []int // workload indices in the instance
 	in := &sched.Instance{Name: "rush-online", Horizon: T, HorizonSource: "file"}
@@ -363,7 +363,7 @@ func (p *Policy) planPool(v policies.View, act []int, eta, R [][]int, pool int, 
 	}
 	in.Resources = []sched.Resource{{Name: v.Pools()[pool].Name, Capacity: capa}}
 	targets := p.Targets(v, pool)
-	res, err := p.reg.Solve(context.Background(), solve.Request{Formulation: "tas", Method: p.method, Instance: in, Budget: p.cfg.Budget})
+	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: in, Budget: p.cfg.Budget})
 	var inf *solve.Alg3InfeasibleError
 	switch {
 	case errors.As(err, &inf):

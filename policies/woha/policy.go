@@ -1,6 +1,7 @@
 package woha
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -208,7 +209,7 @@ func (p *Policy) jobOfInfo(v policies.View, info *policies.JobInfo) (Job, error)
 }
 
 // StartRound makes sure the workflows are known before the engine's first decision.
-func (p *Policy) StartRound(v policies.View) {
+func (p *Policy) StartRound(_ context.Context, v policies.View) {
 	if !p.inited {
 		p.init(v)
 	}

@@ -1,20 +1,24 @@
-// Command perfdoc renders docs/performance.md: DESIGN.md's performance targets evaluated
-// on a `go test -bench` run (make bench), and the summaries of `coraopt bench -o json`
-// runs. It only formats what it is given; the measurements are made by the commands the
-// document lists.
+// Command perfdoc renders the generated part of docs/performance.md: the performance
+// targets (docs/design.md) evaluated on a `go test -bench` run (make bench), and the
+// summaries of `coraopt bench -o json` runs. It only formats what it is given; the
+// measurements are made by the commands the document lists. With -doc FILE it replaces
+// the text between <!-- perfdoc:begin --> and <!-- perfdoc:end --> in FILE (package
+// docblock), leaving the hand-written text around it; without, it prints the block.
 //
 //	go run ./internal/bench/perfdoc -gobench bench.txt -count 5 \
 //	    -run 'Netlib LPs=netlib.json=coraopt bench --suite netlib …' \
-//	    -date 2026-11-21 -machine '…' -load '…' > docs/performance.md
+//	    -date 2026-11-21 -machine '…' -load '…' -doc docs/performance.md
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/coraopt/coraopt/internal/bench"
+	"github.com/coraopt/coraopt/internal/docblock"
 )
 
 type runs []bench.PerfRun
@@ -48,19 +52,23 @@ func main() {
 		machine  = flag.String("machine", "", "the machine, in words")
 		load     = flag.String("load", "", "the load during the runs, in words")
 		module   = flag.String("module", "github.com/coraopt/coraopt", "module path stripped from package names")
+		doc      = flag.String("doc", "", "replace the block between the markers in this file (docs/performance.md); empty: print it")
 		rs       runs
 		commands lines
 	)
 	flag.Var(&rs, "run", "a coraopt bench JSON run: TITLE=FILE=COMMAND (repeatable)")
 	flag.Var(&commands, "cmd", "a command that regenerates the document (repeatable)")
 	flag.Parse()
-	if err := run(*gobench, *module, bench.PerfDoc{Date: *date, Machine: *machine, Load: *load, Count: *count, Runs: rs, Commands: commands}); err != nil {
+	if err := run(*gobench, *module, *doc, bench.PerfDoc{Date: *date, Machine: *machine, Load: *load, Count: *count, Runs: rs, Commands: commands}); err != nil {
 		fmt.Fprintln(os.Stderr, "perfdoc:", err)
 		os.Exit(1)
 	}
 }
 
-func run(gobench, module string, d bench.PerfDoc) error {
+// block names the generated block of the document (docblock.Markers).
+const block = "perfdoc"
+
+func run(gobench, module, doc string, d bench.PerfDoc) error {
 	if gobench == "" {
 		return fmt.Errorf("-gobench is required")
 	}
@@ -74,5 +82,12 @@ func run(gobench, module string, d bench.PerfDoc) error {
 		return err
 	}
 	d.Evaluations = bench.Evaluate(bench.Targets(), g)
-	return bench.WritePerformance(os.Stdout, d)
+	if doc == "" {
+		return bench.WritePerformance(os.Stdout, d)
+	}
+	var b bytes.Buffer
+	if err := bench.WritePerformance(&b, d); err != nil {
+		return err
+	}
+	return docblock.Replace(doc, block, b.Bytes())
 }
