@@ -52,6 +52,7 @@
 //	policy           hooks
 //	cora             Rounder Observer FallbackCounter Counter
 //	cora-final       Rounder Observer FallbackCounter Counter
+//	cora-paper       Rounder Observer FallbackCounter Counter
 //	dc               Observer Admitter Refuser
 //	edf              Rounder
 //	edf-n            Rounder
@@ -69,6 +70,7 @@
 //	rtmr-nofeedback  Observer Admitter Refuser
 //	rush             Rounder Observer FallbackCounter Counter
 //	rush-alg3        Rounder Observer FallbackCounter Counter
+//	rush-paper       Rounder Observer FallbackCounter Counter
 //	woha-hlf         Rounder Observer Refuser
 //	woha-lpf         Rounder Observer Refuser
 //	woha-mpf         Rounder Observer Refuser

@@ -34,6 +34,10 @@ var constructors = map[string]func() policies.Policy{
 	"oracle":     func() policies.Policy { return oracle.New(cora.Config{}) },
 	"rush":       func() policies.Policy { return rush.New(rush.Config{}) },
 	"rush-alg3":  func() policies.Policy { return rush.NewAlg3(rush.Config{}) },
+	// As the papers ran them: the pooled model and the first slot as targets
+	// (policies/plan).
+	"cora-paper": func() policies.Policy { return cora.NewPaper(cora.Config{}) },
+	"rush-paper": func() policies.Policy { return rush.NewPaper(rush.Config{}) },
 }
 
 // Names lists the registered policies, sorted.
