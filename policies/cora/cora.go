@@ -32,6 +32,7 @@ type Policy struct {
 	lastErr   error
 	replan    plan.ReplanGate
 	promise   map[int]float64 // the latest plan's promise per job, seconds
+	slot      float64         // the latest plan's slot length
 }
 
 // New returns `cora`: exact CORA (completion-time lexmax by onion peeling).
@@ -104,6 +105,10 @@ func (p *Policy) Observe(_ policies.View, e policies.Event) { p.replan.Observe(e
 // LastError is the error of the latest fallback (nil if none).
 func (p *Policy) LastError() error { return p.lastErr }
 
+// PlanSlot is the slot length of the latest plan (Config.Slot, or longer where the
+// horizon had to fit Config.MaxSlots); 0 before any plan.
+func (p *Policy) PlanSlot() float64 { return p.slot }
+
 // Promise is the latest plan's promise for job j: the time in seconds by which the
 // plan has it complete (false when no plan has covered j yet).
 func (p *Policy) Promise(j int) (float64, bool) {
@@ -142,6 +147,7 @@ func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	for j, c := range pr.Job {
 		p.promise[j] = c
 	}
+	p.slot = prob.Slot
 	if p.cfg.Dispatch == plan.DispatchTargets {
 		prob.FirstSlot(res.Schedule, func(pool int) []float64 { return p.ca.Targets(v, pool) })
 	} else {

@@ -82,6 +82,7 @@ type Policy struct {
 	replan         plan.ReplanGate
 	stats          map[int]*finishedStats // by job
 	promise        map[int]float64
+	slot           float64
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -146,6 +147,10 @@ func (p *Policy) Pick(v policies.View, s policies.Slot) (int, bool) {
 	}
 	return p.disp.Pick(v, s)
 }
+
+// PlanSlot is the slot length of the latest plan (Config.Slot, or longer where the
+// horizon had to fit Config.MaxSlots); 0 before any plan.
+func (p *Policy) PlanSlot() float64 { return p.slot }
 
 // Promise is the latest plan's promise for job j in seconds (false before any plan
 // covered j).
@@ -393,6 +398,7 @@ func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	for j, c := range pr.Job {
 		p.promise[j] = c
 	}
+	p.slot = prob.Slot
 	if p.cfg.Dispatch == plan.DispatchPlan {
 		p.disp.Set(v, prob, pr)
 	}
