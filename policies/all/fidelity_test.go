@@ -180,7 +180,6 @@ func TestPlanFidelity(t *testing.T) {
 	})
 }
 
-
 // TestPaperMechanismsBreakFidelity decides what made the planners miss their own
 // plans (issue 28): on 20 fixed 12-job workloads of the cora and rush families with
 // no arrivals, the oracle carried out by promises on the staged model keeps every plan
