@@ -13,6 +13,7 @@ import (
 
 type genOptions struct {
 	family string
+	atOnce bool
 	jobs   int
 	seed   uint64
 	ratio  float64
@@ -62,7 +63,8 @@ Families:
 
 Example:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
-  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json`,
+  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json
+  coraopt gen --family cora --jobs 100 --seed 1 --at-once > cora100-at-once.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var w *workload.Workload
@@ -120,6 +122,11 @@ Example:
 			if err != nil {
 				return usageErr(err)
 			}
+			if o.atOnce {
+				if w, err = workload.NoArrivals(w); err != nil {
+					return usageErrf("--at-once: %v", err)
+				}
+			}
 			return workload.Encode(s.Out, w)
 		},
 	}
@@ -134,6 +141,7 @@ Example:
 	f.Float64Var(&o.swfOpt.DeadlineFactor, "deadline-factor", 3, "swf: deadline as a multiple of the runtime")
 	f.Float64Var(&o.swfOpt.Decay, "decay", 0, "swf: sigmoid decay per minute (0: step utilities)")
 	f.StringVar(&o.mix, "mix", "", "cora: shares of critical,sensitive,insensitive jobs, exact counts (default: each job draws its class with the paper's 0.2,0.6,0.2)")
+	f.BoolVar(&o.atOnce, "at-once", false, "every job arrives at time 0, its deadline and utility kept at their absolute times (no arrivals after the first plan)")
 	f.Float64Var(&o.ratio, "budget-ratio", 2, "rush: time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)")
 	return c
 }
