@@ -39,10 +39,15 @@ type Result struct {
 	// Busy is the busy slot-seconds per pool (slots held, slow-start waits included);
 	// CapacitySeconds ∫ min(capacity, slots) dt; both over [0, Makespan] per pool.
 	Busy, CapacitySeconds []float64
-	Makespan              float64
-	Clairvoyant           bool
-	Placements            []Placement // with Options.Record
-	Timing                *Timing     // with Options.Timing
+	// Overcommitted is the part of Busy held above the capacity in force,
+	// ∫ max(0, busy − min(capacity, slots)) dt per pool: a capacity drop does not
+	// preempt the tasks already running, so until enough of them finish the pool holds
+	// more slots than the trace allows. Busy − Overcommitted ≤ CapacitySeconds.
+	Overcommitted []float64
+	Makespan      float64
+	Clairvoyant   bool
+	Placements    []Placement // with Options.Record
+	Timing        *Timing     // with Options.Timing
 
 	// Admission is set when the policy decides admission (policies.Admitter).
 	Admission bool
@@ -188,6 +193,7 @@ type engine struct {
 	busyInt    []float64
 	lastChange float64 // time of the last busy-count change, for the busy integral
 	capInt     []float64
+	overInt    []float64 // ∫ max(0, busy − capacity) dt
 	idleTicks  int
 	eventNanos int64 // policy time in this instant's event callbacks, with Options.Timing
 }
@@ -223,12 +229,13 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 	}
 	n, np := len(w.Jobs), len(w.Cluster.Pools)
 	e := &engine{w: w, p: p, hooks: policies.HooksOf(p), opt: opt, pools: w.Cluster.Pools,
-		res: &Result{Policy: p.Name(), Jobs: make([]JobResult, n), Busy: make([]float64, np), CapacitySeconds: make([]float64, np)}}
+		res: &Result{Policy: p.Name(), Jobs: make([]JobResult, n), Busy: make([]float64, np), CapacitySeconds: make([]float64, np), Overcommitted: make([]float64, np)}}
 	e.capNow = make([]int, np)
 	e.busy = make([]int, np)
 	e.busyInt = make([]float64, np)
 	e.firstFree = make([]int, np)
 	e.capInt = make([]float64, np)
+	e.overInt = make([]float64, np)
 	e.capHist = make([][]policies.CapacityPoint, np)
 	for k, pool := range e.pools {
 		e.capNow[k] = pool.Slots
@@ -458,8 +465,12 @@ func (e *engine) advance(t float64) {
 	dt := t - e.now
 	if dt > 0 {
 		for k := range e.pools {
+			c := min(e.capNow[k], e.pools[k].Slots)
 			e.busyInt[k] += float64(e.busy[k]) * dt
-			e.capInt[k] += float64(min(e.capNow[k], e.pools[k].Slots)) * dt
+			e.capInt[k] += float64(c) * dt
+			if over := e.busy[k] - c; over > 0 {
+				e.overInt[k] += float64(over) * dt
+			}
 		}
 	}
 	e.now = t
@@ -506,6 +517,7 @@ func (e *engine) apply(ctx context.Context, ev event) error {
 		e.res.Makespan = max(e.res.Makespan, ev.time)
 		copy(e.res.Busy, e.busyInt) // utilization is over [0, makespan]
 		copy(e.res.CapacitySeconds, e.capInt)
+		copy(e.res.Overcommitted, e.overInt)
 		e.remaining--
 		e.activeDirty = true
 		for _, d := range e.dependents[j] {

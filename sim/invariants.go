@@ -29,7 +29,9 @@ import (
 //     it started under slow start, longer only by waiting for the previous stage to
 //     end;
 //   - work conserved: the engine's busy slot-seconds per pool equal the slots' holding
-//     times, Σ runtime / speed plus slow-start waiting.
+//     times, Σ runtime / speed plus slow-start waiting, and its overcommitted
+//     slot-seconds (held above a capacity that dropped under running tasks) equal
+//     ∫ max(0, running − capacity) dt recomputed from the placements and the trace.
 func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 	var errs []error
 	bad := func(format string, args ...any) {
@@ -136,10 +138,6 @@ func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 	// Capacity: sweep each pool's starts and finishes, finishes first at equal times
 	// (the engine frees a slot before it offers it).
 	for pool := range w.Cluster.Pools {
-		type mark struct {
-			t     float64
-			delta int
-		}
 		var ms []mark
 		for k := range r.Placements {
 			if p := &r.Placements[k]; p.Pool == pool {
@@ -154,8 +152,43 @@ func CheckInvariants(w *workload.Workload, seed uint64, r *Result) error {
 				bad("pool %s: %d tasks running at t=%g, capacity %d", w.Cluster.Pools[pool].Name, running, m.t, c)
 			}
 		}
+		if over := overcommitted(w, pool, ms, r.Makespan); math.Abs(over-r.Overcommitted[pool]) > tol*max(1, over) {
+			bad("pool %s: overcommitted slot-seconds %g, the placements and the capacity trace give %g", w.Cluster.Pools[pool].Name, r.Overcommitted[pool], over)
+		}
 	}
 	return errors.Join(errs...)
+}
+
+// mark is a task's start (delta +1) or finish (−1) on a pool.
+type mark struct {
+	t     float64
+	delta int
+}
+
+// overcommitted integrates max(0, running − capacity) over [0, until] from the pool's
+// marks, sorted by time, and the capacity trace: both are constant between
+// consecutive mark and trace times.
+func overcommitted(w *workload.Workload, pool int, ms []mark, until float64) float64 {
+	times := []float64{0, until}
+	for _, m := range ms {
+		times = append(times, m.t)
+	}
+	for _, st := range w.Cluster.Capacity {
+		times = append(times, st.Time)
+	}
+	slices.Sort(times)
+	times = slices.Compact(times)
+	total, running, next := 0.0, 0, 0
+	for i := 0; i+1 < len(times) && times[i] < until; i++ {
+		for next < len(ms) && ms[next].t <= times[i] {
+			running += ms[next].delta
+			next++
+		}
+		if over := running - capacityAt(w, pool, times[i]); over > 0 {
+			total += float64(over) * (min(times[i+1], until) - times[i])
+		}
+	}
+	return total
 }
 
 // capacityAt is the pool's capacity at time t: the last trace step at or before t

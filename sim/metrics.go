@@ -32,15 +32,26 @@ type Metrics struct {
 	// MeanTardiness is the mean of max(0, completion − deadline) over the completed
 	// jobs with a deadline (seconds).
 	MeanTardiness float64 `json:"mean_tardiness"`
-	// Utilization is busy slot-seconds over available slot-seconds per pool, on
-	// [0, makespan].
-	Utilization  map[string]float64 `json:"utilization"`
-	Makespan     float64            `json:"makespan"`
-	MeanResponse float64            `json:"mean_response"`
-	Events       int                `json:"events"`
-	Rounds       int                `json:"decision_rounds"`
-	VsBound      *VsBound           `json:"vs_bound,omitempty"`
-	Timing       *TimingMetrics     `json:"timing,omitempty"`
+	// Utilization is, per pool on [0, makespan], the share of the capacity in force
+	// that tasks used: ∫ min(busy, capacity) dt / ∫ capacity dt, with capacity the
+	// trace's value at each instant (capped at the pool's slots). It is never above 1.
+	// When the capacity drops under running tasks they keep their slots (a drop does
+	// not preempt), so a pool may hold more slots than the trace allows for a while;
+	// that excess is not use of the capacity in force — counting it would report a pool
+	// 5 times busier than possible when the capacity falls from 5 to 1 under 5 tasks —
+	// so it is left out here and reported in Overcommitted instead.
+	Utilization map[string]float64 `json:"utilization"`
+	// Overcommitted is, per pool where it is not 0, the busy slot-seconds held above
+	// the capacity in force, ∫ max(0, busy − capacity) dt: the work the tasks caught by
+	// a capacity drop did after it. Utilization's busy time plus this is every slot
+	// second held (what CheckInvariants balances against the tasks' runtimes).
+	Overcommitted map[string]float64 `json:"overcommitted_slot_seconds,omitempty"`
+	Makespan      float64            `json:"makespan"`
+	MeanResponse  float64            `json:"mean_response"`
+	Events        int                `json:"events"`
+	Rounds        int                `json:"decision_rounds"`
+	VsBound       *VsBound           `json:"vs_bound,omitempty"`
+	Timing        *TimingMetrics     `json:"timing,omitempty"`
 
 	// Fallbacks counts the decisions in which the policy's solver failed and it kept
 	// its previous targets (set by the caller from the policy; 0 for policies that
@@ -147,10 +158,17 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 		m.MeanTardiness /= float64(tardy)
 	}
 	for k, p := range w.Cluster.Pools {
+		m.Utilization[p.Name] = 0
 		if r.CapacitySeconds[k] > 0 {
-			m.Utilization[p.Name] = r.Busy[k] / r.CapacitySeconds[k]
-		} else {
-			m.Utilization[p.Name] = 0
+			// Busy − Overcommitted = ∫ min(busy, capacity) dt ≤ CapacitySeconds exactly;
+			// min only absorbs the rounding of the difference.
+			m.Utilization[p.Name] = min(1, (r.Busy[k]-r.Overcommitted[k])/r.CapacitySeconds[k])
+		}
+		if r.Overcommitted[k] > 0 {
+			if m.Overcommitted == nil {
+				m.Overcommitted = map[string]float64{}
+			}
+			m.Overcommitted[p.Name] = r.Overcommitted[k]
 		}
 	}
 	m.WorkflowMetrics = summarizeWorkflows(w, r)

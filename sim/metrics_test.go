@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/fifo"
 	"github.com/coraopt/coraopt/sim"
 )
@@ -44,5 +45,39 @@ func TestMetricsByHand(t *testing.T) {
 	m.CompareToBound([]float64{0, 1, 10}, 0)
 	if m.VsBound.FirstShortPosition != 2 || m.VsBound.MinGap != 0 || m.VsBound.SumGap != 1 {
 		t.Fatalf("vs bound %+v", m.VsBound)
+	}
+}
+
+// admitAll is FIFO deciding admission (it admits every job), so the run reports
+// rtmr.txt §V's measures too.
+type admitAll struct{ policies.Policy }
+
+func (admitAll) Admit(policies.View, int) bool { return true }
+
+// A capacity drop under running tasks does not preempt them: five tasks of 10 s start
+// at 0 on 5 slots, the capacity falls to 1 at 2, and all five run to 10; job f (one
+// task of 5 s) arrives at 20 and runs to 25. The pool held 5·10 + 5 = 55 slot-seconds
+// against a capacity in force of 5·2 + 1·23 = 33. Within that capacity the tasks used
+// 5·2 + 1·8 + 5 = 23 (utilization 23/33, not 55/33 > 1); the other 4·8 = 32 slots held
+// above it are the overcommitted slot-seconds. §V's successful utilization counts the
+// slot time the jobs held over the capacity plus the overcommit: 55/65.
+func TestUtilizationUnderCapacityDrop(t *testing.T) {
+	w := parse(t, `{"cluster": {"pools": [{"name": "c", "slots": 5}], "capacity": [[2, {"c": 1}]]},
+	 "jobs": [{"id": "a", "deadline": 100, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 5, "runtime": {"type": "fixed", "value": 10}}]},
+	          {"id": "f", "arrival": 20, "deadline": 100, "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [5]}]}]}`)
+	r := run(t, w, admitAll{fifo.New()}, 1)
+	m := sim.Summarize(w, r)
+	got := map[string]float64{"busy": r.Busy[0], "capacity": r.CapacitySeconds[0], "overcommitted": m.Overcommitted["c"],
+		"utilization": m.Utilization["c"], "successful_utilization": m.SuccessfulUtilization, "makespan": m.Makespan}
+	want := map[string]float64{"busy": 55, "capacity": 33, "overcommitted": 32,
+		"utilization": 23.0 / 33, "successful_utilization": 55.0 / 65, "makespan": 25}
+	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Fatal(diff)
+	}
+	// Without a drop under running tasks the figure is absent from the JSON.
+	plain := parse(t, `{"cluster": {"pools": [{"name": "c", "slots": 5}], "capacity": [[20, {"c": 1}]]},
+	 "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 5, "task_runtimes": [10, 10, 10, 10, 10]}]}]}`)
+	if pm := sim.Summarize(plain, run(t, plain, fifo.New(), 1)); pm.Overcommitted != nil || pm.Utilization["c"] != 1 {
+		t.Fatalf("no overcommit: %v, utilization %v", pm.Overcommitted, pm.Utilization)
 	}
 }

@@ -99,7 +99,8 @@ func randomWorkload(t *rapid.T) *workload.Workload {
 }
 
 // TestNoPolicyBeatsTheBound runs every registered policy on random small workloads,
-// checks every invariant of each run, and checks that no run's sorted utilities
+// checks every invariant of each run and that its utilizations lie in [0, 1] (capacity
+// traces drop under running tasks), and checks that no run's sorted utilities
 // exceed the offline bound lexicographically. 1,000 workloads × every policy with
 // -rapid.checks=1000 (the issue's acceptance run); the default keeps `go test` quick.
 func TestNoPolicyBeatsTheBound(t *testing.T) {
@@ -123,7 +124,16 @@ func TestNoPolicyBeatsTheBound(t *testing.T) {
 			if err := sim.CheckInvariants(w, seed, r); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			runs = append(runs, sim.Summarize(w, r))
+			m := sim.Summarize(w, r)
+			for pool, u := range m.Utilization {
+				if !(u >= 0 && u <= 1) {
+					t.Fatalf("%s: utilization of %s is %g, outside [0, 1]", name, pool, u)
+				}
+			}
+			if m.AdmissionMetrics != nil && !(m.SuccessfulUtilization >= 0 && m.SuccessfulUtilization <= 1) {
+				t.Fatalf("%s: successful utilization %g, outside [0, 1]", name, m.SuccessfulUtilization)
+			}
+			runs = append(runs, m)
 			until = max(until, r.Makespan)
 		}
 		b, err := sim.Bound(context.Background(), w, seed, slot, until)

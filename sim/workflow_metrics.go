@@ -40,6 +40,8 @@ type AdmissionMetrics struct {
 	SuccessRatio float64 `json:"success_ratio"`
 	// SuccessfulUtilization is §V's Util: slot time held by the jobs that met their
 	// deadlines over the slot time available (every pool's capacity over [0, makespan]).
+	// Slot time held above a dropped capacity (Metrics.Overcommitted) counts as
+	// available too, since the jobs' slot time includes it: the ratio stays at most 1.
 	SuccessfulUtilization float64 `json:"successful_utilization"`
 }
 
@@ -147,8 +149,8 @@ func summarizeAdmission(m *Metrics, r *Result) *AdmissionMetrics {
 		a.SuccessRatio = float64(success) / float64(a.Accepted)
 	}
 	avail := 0.0
-	for _, c := range r.CapacitySeconds {
-		avail += c
+	for k, c := range r.CapacitySeconds {
+		avail += c + r.Overcommitted[k]
 	}
 	if avail > 0 {
 		a.SuccessfulUtilization = used / avail

@@ -15,7 +15,16 @@
 // policies, then workloads. Shard K of N holds the cells with i mod N = K. Appending a
 // seed, a policy or a workload renumbers cells, so a sweep file's fingerprint (every
 // record carries it) changes with anything that changes the grid or its results, and
-// resuming or merging refuses records of another sweep.
+// resuming or merging refuses records of another sweep. Both also check each record's
+// workload, policy, parameters and seed against the cell its index names
+// (Sweep.CheckRecord), since merge groups records by those fields.
+//
+// # One writer per part
+//
+// OpenPart holds an exclusive flock on the part file until PartFile.Close (the kernel
+// drops it when the process dies) and names the holder in a file beside it, so a second
+// run on the same part is refused with the holder's PID (LockedError) instead of
+// interleaving its lines. Each record is one write to a file opened with O_APPEND.
 //
 // # Determinism
 //

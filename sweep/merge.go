@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -130,36 +131,105 @@ func Ranges(xs []int) string {
 	return b.String()
 }
 
-// Join checks that the parts come from one sweep and hold every cell exactly once, and
-// returns the records in cell order. A missing or repeated cell gives an
-// *IncompleteError; records of different sweeps a plain error.
-func Join(parts []Source) ([]*Record, error) {
-	var first *Record
-	var firstAt string
+// RecordError is a record that contradicts the cell its index names: Field is the
+// record's JSON key that disagrees with the sweep file.
+type RecordError struct {
+	Cell       int
+	Field      string
+	Got, Want  string
+	OtherSweep bool // Field is "sweep": a record of another sweep, or of an edited one
+}
+
+func (e *RecordError) Error() string {
+	if e.OtherSweep {
+		return fmt.Sprintf("a record of sweep %s, but the sweep file is sweep %s (another sweep file, or this one or a workload of it changed since the run)", e.Got, e.Want)
+	}
+	if e.Field == "cells" || e.Field == "cell" {
+		return fmt.Sprintf("field %q is %s, but the sweep file's grid has %s cells", e.Field, e.Got, e.Want)
+	}
+	return fmt.Sprintf("field %q is %s, but cell %d of the sweep file has %s", e.Field, e.Got, e.Cell, e.Want)
+}
+
+// CheckRecord reports the first field of r — sweep, cells, workload, policy, params,
+// seed — that contradicts the cell its index names in s (a *RecordError), or nil. Merge
+// groups records by those fields, so a record that lies about them would otherwise
+// land in a group of its own or in another cell's.
+func (s *Sweep) CheckRecord(r *Record) error {
+	n := s.NumCells()
+	q := strconv.Quote
+	switch {
+	case r.Sweep != s.Fingerprint:
+		return &RecordError{Cell: r.Cell, Field: "sweep", Got: r.Sweep, Want: s.Fingerprint, OtherSweep: true}
+	case r.Cells != n:
+		return &RecordError{Cell: r.Cell, Field: "cells", Got: strconv.Itoa(r.Cells), Want: strconv.Itoa(n)}
+	case r.Cell < 0 || r.Cell >= n:
+		return &RecordError{Cell: r.Cell, Field: "cell", Got: strconv.Itoa(r.Cell), Want: strconv.Itoa(n)}
+	}
+	c := s.Cell(r.Cell)
+	ws, ps, seed := s.Workloads[c.Workload], s.Policies[c.Policy], s.Seeds[c.SeedAt]
+	switch {
+	case r.Workload != ws.Label():
+		return &RecordError{Cell: r.Cell, Field: "workload", Got: q(r.Workload), Want: "workload " + q(ws.Label())}
+	case r.Policy != ps.Name:
+		return &RecordError{Cell: r.Cell, Field: "policy", Got: q(r.Policy), Want: "policy " + q(ps.Name)}
+	case r.Label() != ps.Label():
+		// Labels write the parameters as JSON does, which is how groups tell them apart.
+		return &RecordError{Cell: r.Cell, Field: "params", Got: q(r.Label()), Want: q(ps.Label())}
+	case r.Seed != seed:
+		return &RecordError{Cell: r.Cell, Field: "seed", Got: strconv.FormatUint(r.Seed, 10), Want: "seed " + strconv.FormatUint(seed, 10)}
+	}
+	return nil
+}
+
+// maxListed bounds the records an error lists one by one.
+const maxListed = 10
+
+// Join checks the parts against the sweep — every record true to its cell
+// (CheckRecord), every cell present exactly once — and returns the records in cell
+// order. A missing or repeated cell gives an *IncompleteError; a record of another
+// sweep or one that contradicts its cell, a plain error naming the part, the line and
+// the field.
+func (s *Sweep) Join(parts []Source) ([]*Record, error) {
+	var bad []string
+	nbad := 0
 	for _, src := range parts {
 		for j, rec := range src.Part.Records {
-			if first == nil {
-				first, firstAt = rec, fmt.Sprintf("%s:%d", src.Name, src.Part.Line[j])
+			err := s.CheckRecord(rec)
+			if err == nil {
 				continue
 			}
-			if rec.Sweep != first.Sweep || rec.Cells != first.Cells {
-				return nil, fmt.Errorf("%s:%d is a record of sweep %s (%d cells), %s one of sweep %s (%d cells): parts of different sweeps",
-					src.Name, src.Part.Line[j], rec.Sweep, rec.Cells, firstAt, first.Sweep, first.Cells)
+			at := fmt.Sprintf("%s:%d", src.Name, src.Part.Line[j])
+			var re *RecordError
+			if errors.As(err, &re) && re.OtherSweep {
+				// Every record of such a part says the same: name the first.
+				return nil, fmt.Errorf("%s: %w", at, err)
+			}
+			if nbad++; len(bad) < maxListed {
+				bad = append(bad, fmt.Sprintf("%s: %v", at, err))
 			}
 		}
 	}
-	if first == nil {
-		return nil, fmt.Errorf("no records in %d part(s)", len(parts))
+	if nbad > 0 {
+		more := ""
+		if nbad > len(bad) {
+			more = fmt.Sprintf("\n… and %d more", nbad-len(bad))
+		}
+		what := "1 record contradicts"
+		if nbad > 1 {
+			what = fmt.Sprintf("%d records contradict", nbad)
+		}
+		return nil, fmt.Errorf("%s the cell its index names in the sweep file (a corrupted or edited part):\n%s%s", what, strings.Join(bad, "\n"), more)
 	}
-	byCell := make([]*Record, first.Cells)
-	where := make([][]string, first.Cells)
+	n := s.NumCells()
+	byCell := make([]*Record, n)
+	where := make([][]string, n)
 	for _, src := range parts {
 		for j, rec := range src.Part.Records {
 			byCell[rec.Cell] = rec
 			where[rec.Cell] = append(where[rec.Cell], fmt.Sprintf("%s:%d", src.Name, src.Part.Line[j]))
 		}
 	}
-	ie := &IncompleteError{Cells: first.Cells}
+	ie := &IncompleteError{Cells: n}
 	for i, w := range where {
 		switch {
 		case len(w) == 0:

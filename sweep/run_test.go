@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -162,7 +163,7 @@ func withoutTiming(t *testing.T, lines [][]byte) string {
 	return b.String()
 }
 
-func mergeLines(t *testing.T, parts ...[][]byte) ([]byte, error) {
+func mergeLines(t *testing.T, s *Sweep, parts ...[][]byte) ([]byte, error) {
 	t.Helper()
 	var srcs []Source
 	for k, lines := range parts {
@@ -172,7 +173,7 @@ func mergeLines(t *testing.T, parts ...[][]byte) ([]byte, error) {
 		}
 		srcs = append(srcs, Source{Name: "part" + string(rune('0'+k)), Part: p})
 	}
-	recs, err := Join(srcs)
+	recs, err := s.Join(srcs)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +196,7 @@ func TestRunDeterministicAcrossWorkersAndShards(t *testing.T) {
 	if a, b := withoutTiming(t, one), withoutTiming(t, three); a != b {
 		t.Fatalf("workers changed the records:\n%s", cmp.Diff(a, b))
 	}
-	whole, err := mergeLines(t, one)
+	whole, err := mergeLines(t, s, one)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestRunDeterministicAcrossWorkersAndShards(t *testing.T) {
 	}
 	// Any order of the parts.
 	slices.Reverse(shards)
-	merged, err := mergeLines(t, shards...)
+	merged, err := mergeLines(t, s, shards...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,25 +314,78 @@ func TestJoinChecks(t *testing.T) {
 	a := runAll(t, s, RunOptions{Shard: 0, Shards: 3})
 	b := runAll(t, s, RunOptions{Shard: 1, Shards: 3})
 	c := runAll(t, s, RunOptions{Shard: 2, Shards: 3})
-	if _, err := mergeLines(t, a, b, c); err != nil {
+	if _, err := mergeLines(t, s, a, b, c); err != nil {
 		t.Fatal(err)
 	}
-	_, err := mergeLines(t, a, c)
+	_, err := mergeLines(t, s, a, c)
 	var ie *IncompleteError
 	if !errors.As(err, &ie) || !slices.Equal(ie.Missing, []int{1, 4, 7, 10, 13, 16}) || !strings.Contains(err.Error(), "6 of 18 cells missing: 1, 4, 7, 10, 13, 16") {
 		t.Fatalf("missing shard: %v", err)
 	}
-	_, err = mergeLines(t, a, b, c, b[:1])
+	_, err = mergeLines(t, s, a, b, c, b[:1])
 	if !errors.As(err, &ie) || len(ie.Duplicate) != 1 || !strings.Contains(err.Error(), "cell 1: part1:1, part3:1") {
 		t.Fatalf("repeated cell: %v", err)
 	}
 	other := loadTiny(t, `"check": true`)
-	_, err = mergeLines(t, a, b, runAll(t, other, RunOptions{Shard: 2, Shards: 3}))
-	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "parts of different sweeps") {
+	_, err = mergeLines(t, s, a, b, runAll(t, other, RunOptions{Shard: 2, Shards: 3}))
+	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "part2:1: a record of sweep "+other.Fingerprint+", but the sweep file is sweep "+s.Fingerprint) {
 		t.Fatalf("mixed sweeps: %v", err)
 	}
 	if got := Ranges([]int{0, 1, 2, 5, 7, 8}); got != "0-2, 5, 7-8" {
 		t.Fatalf("Ranges %q", got)
+	}
+}
+
+// A record whose workload, policy, parameters, seed or grid contradict the cell its
+// index names is refused, naming the part, the line and the field — before, such a
+// record merged into a group of its own (a phantom group) or another cell's.
+func TestJoinRefusesRecordsThatContradictTheirCell(t *testing.T) {
+	s := loadTiny(t, "")
+	a := runAll(t, s, RunOptions{Shard: 0, Shards: 2})
+	b := runAll(t, s, RunOptions{Shard: 1, Shards: 2})
+	edit := func(line []byte, f func(*Record)) []byte {
+		var r Record
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		f(&r)
+		out, _ := MarshalLine(&r)
+		return out
+	}
+	for _, tc := range []struct {
+		name, want string
+		f          func(*Record)
+	}{
+		{"phantom workload", `part1:3: field "workload" is "cora:jobs=12:seed=3", but cell 5 of the sweep file has workload "cora:jobs=12:seed=2"`, func(r *Record) { r.Workload = "cora:jobs=12:seed=3" }},
+		{"another policy", `part1:3: field "policy" is "fair", but cell 5 of the sweep file has policy "edf"`, func(r *Record) { r.Policy = "fair" }},
+		{"parameters", `part1:3: field "params" is "edf(delta=0.5)", but cell 5 of the sweep file has "edf"`, func(r *Record) { r.Params = all.Params{"delta": 0.5} }},
+		{"seed", `part1:3: field "seed" is 7, but cell 5 of the sweep file has seed 9`, func(r *Record) { r.Seed = 7 }},
+		{"cell index", `part1:3: field "workload" is "cora:jobs=12:seed=2", but cell 11 of the sweep file has workload "r8.json"`, func(r *Record) { r.Cell = 11 }},
+		{"grid", `part1:3: field "cells" is 36, but the sweep file's grid has 18 cells`, func(r *Record) { r.Cells = 36 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := slices.Clone(b)
+			bad[2] = edit(b[2], tc.f)
+			_, err := mergeLines(t, s, a, bad)
+			var ie *IncompleteError
+			if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "1 record contradicts the cell its index names") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+	// Two records that swapped their cell indices: both named.
+	bad := slices.Clone(b)
+	bad[0], bad[1] = edit(b[0], func(r *Record) { r.Cell = 3 }), edit(b[1], func(r *Record) { r.Cell = 1 })
+	if _, err := mergeLines(t, s, a, bad); err == nil || !strings.Contains(err.Error(), "2 records contradict") ||
+		!strings.Contains(err.Error(), `part1:1: field "policy" is "fifo", but cell 3 of the sweep file has policy "edf"`) ||
+		!strings.Contains(err.Error(), `part1:2: field "policy" is "edf", but cell 1 of the sweep file has policy "fifo"`) {
+		t.Fatalf("swapped cells: %v", err)
+	}
+	// Resuming such a part is refused too.
+	path := filepath.Join(t.TempDir(), "part.jsonl")
+	os.WriteFile(path, bytes.Join(bad, nil), 0o644)
+	if _, _, err := s.OpenPart(path, 1, 2); err == nil || !strings.Contains(err.Error(), `part.jsonl:1: field "policy" is "fifo", but cell 3`) {
+		t.Fatalf("resume: %v", err)
 	}
 }
 
@@ -381,7 +435,7 @@ func TestSlurmScripts(t *testing.T) {
 		}
 	}
 	m := j.MergeScript()
-	if !strings.Contains(m, "sweep merge parts/shard-0.jsonl parts/shard-1.jsonl parts/shard-2.jsonl parts/shard-3.jsonl -o json --joined cells.jsonl.tmp > merged.json.tmp") {
+	if !strings.Contains(m, "sweep merge --sweep '/data/s.json' parts/shard-0.jsonl parts/shard-1.jsonl parts/shard-2.jsonl parts/shard-3.jsonl -o json --joined cells.jsonl.tmp > merged.json.tmp") {
 		t.Errorf("merge script:\n%s", m)
 	}
 	if s := j.SubmitScript(); !strings.Contains(s, `--dependency=afterok:"$array" merge.sbatch`) {
@@ -392,5 +446,63 @@ func TestSlurmScripts(t *testing.T) {
 		if bad.Check() == nil {
 			t.Errorf("%+v passes Check", bad)
 		}
+	}
+}
+
+// A part has one writer: a second OpenPart is refused with a *LockedError naming the
+// holder's PID and host (from the holder file), until the first closes; a refused or
+// failed open leaves the lock as it found it.
+func TestPartLockedAgainstASecondRun(t *testing.T) {
+	s := loadTiny(t, "")
+	path := filepath.Join(t.TempDir(), "part.jsonl")
+	first, _, err := s.OpenPart(path, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Unlocked != nil {
+		t.Fatalf("the test's file system cannot lock: %v", first.Unlocked)
+	}
+	host, _ := os.Hostname()
+	for range 2 {
+		_, _, err = s.OpenPart(path, 0, 1)
+		var le *LockedError
+		if !errors.As(err, &le) || le.Holder == nil || le.Holder.PID != os.Getpid() || le.Holder.Host != host {
+			t.Fatalf("second open: %v (%#v)", err, le)
+		}
+		if want := fmt.Sprintf("is being written by another run (PID %d on %s, since ", os.Getpid(), host); !strings.Contains(err.Error(), want) {
+			t.Fatalf("message %q lacks %q", err, want)
+		}
+	}
+	line, _ := MarshalLine(&Record{Sweep: s.Fingerprint, Cell: 0, Cells: s.NumCells(), Workload: "cora:jobs=12:seed=2", Policy: "fifo", Seed: 4})
+	if _, err := first.Write(line); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the holder file outlived its run: %v", err)
+	}
+	again, done, err := s.OpenPart(path, 0, 1)
+	if err != nil || !done[0] || len(done) != 1 {
+		t.Fatalf("reopening after Close: %v, done %v", err, done)
+	}
+	// Appends go to the end whatever was read.
+	if _, err := again.Write(line); err != nil {
+		t.Fatal(err)
+	}
+	again.Close()
+	if data, _ := os.ReadFile(path); !bytes.Equal(data, append(slices.Clone(line), line...)) {
+		t.Fatalf("part holds %q", data)
+	}
+	// A holder file that names no process: refused all the same, saying so.
+	held, _, err := s.OpenPart(filepath.Join(t.TempDir(), "p.jsonl"), 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	os.WriteFile(held.path+".lock", []byte("junk"), 0o644)
+	if _, _, err := s.OpenPart(held.path, 0, 1); err == nil || !strings.Contains(err.Error(), "its PID is unknown") {
+		t.Fatalf("unreadable holder: %v", err)
 	}
 }

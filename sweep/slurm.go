@@ -75,7 +75,8 @@ func (j SlurmJob) ArrayScript() string {
 }
 
 // MergeScript is the batch script of the merge job: every part by name (a missing one
-// fails the merge), the aggregates to merged.json, the cells in order to cells.jsonl.
+// fails the merge), checked against the sweep file, the aggregates to merged.json, the
+// cells in order to cells.jsonl.
 func (j SlurmJob) MergeScript() string {
 	var b strings.Builder
 	j.header(&b, j.Name+"-merge")
@@ -84,7 +85,7 @@ func (j SlurmJob) MergeScript() string {
 	b.WriteString("# Written by `coraopt sweep slurm`: runs after every array task succeeded (afterok).\n")
 	b.WriteString("set -euo pipefail\n")
 	fmt.Fprintf(&b, "cd %s\n", quote(j.Dir))
-	fmt.Fprintf(&b, "%s sweep merge", quote(j.Coraopt))
+	fmt.Fprintf(&b, "%s sweep merge --sweep %s", quote(j.Coraopt), quote(j.Sweep))
 	for k := range j.Shards {
 		fmt.Fprintf(&b, " parts/shard-%d.jsonl", k)
 	}

@@ -196,8 +196,9 @@ func unmarshalAs[U sched.Utility](raw json.RawMessage) (sched.Utility, error) {
 // Validate checks what the schema cannot say and completes the cluster (see
 // Cluster): unique job ids and pool names, pools named by workers, stages and the
 // capacity trace exist, `after` names known jobs without cycles, one explicit runtime per
-// task, non-increasing utilities, finite positive numbers where the simulator divides
-// by them. It returns a *sched.ValidationError listing every problem.
+// task, at most one of data and task_data, non-increasing utilities, finite positive
+// numbers where the simulator divides by them, worker speeds within the schema's
+// bounds. It returns a *sched.ValidationError listing every problem.
 func (w *Workload) Validate() error {
 	var ps []sched.Problem
 	add := func(path, format string, args ...any) {
@@ -237,8 +238,11 @@ func (w *Workload) Validate() error {
 			if wk.Speed == 0 {
 				wk.Speed = 1
 			}
-			if wk.Count < 0 || !(wk.Speed > 0) || math.IsInf(wk.Speed, 0) {
-				add(p, "count must be >= 1 and speed a finite number > 0")
+			if wk.Count < 0 {
+				add(key(p, "count"), "must be >= 1")
+			}
+			if lim := limits(); !(wk.Speed >= lim.MinSpeed && wk.Speed <= lim.MaxSpeed) {
+				add(key(p, "speed"), "must be in [%g, %g], got %g", lim.MinSpeed, lim.MaxSpeed, wk.Speed)
 			}
 			for name, n := range wk.Slots {
 				if name == "" || n < 0 {
@@ -426,6 +430,9 @@ func checkStage(c *Cluster, st *Stage, p string, add func(string, string, ...any
 	}
 	if !(st.Data >= 0) || math.IsInf(st.Data, 0) {
 		add(key(p, "data"), "must be a finite number >= 0")
+	}
+	if st.Data != 0 && st.TaskData != nil {
+		add(p, `must give at most one of "data" and "task_data"`)
 	}
 	if st.TaskData != nil && len(st.TaskData) != st.Tasks {
 		add(key(p, "task_data"), "has %d entries for %d tasks", len(st.TaskData), st.Tasks)

@@ -3,6 +3,7 @@ package workload
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -139,4 +140,51 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("a decoded workload fails Validate: %v", err)
 		}
 	})
+}
+
+// Validate, for workloads built in Go, holds the bounds the schema holds files to: a
+// worker's speed within the schema's range, and a stage's data given once.
+func TestValidateSpeedAndData(t *testing.T) {
+	lim := limits()
+	for _, c := range []struct {
+		name  string
+		speed float64
+		data  float64
+		tdata []float64
+		want  string
+	}{
+		{"speed 1e-300", 1e-300, 0, nil, "cluster.workers[0].speed: must be in [0.001, 1e+06], got 1e-300"},
+		{"speed just below", lim.MinSpeed * 0.999, 0, nil, "cluster.workers[0].speed"},
+		{"speed 1e7", 1e7, 0, nil, "cluster.workers[0].speed"},
+		{"speed NaN", math.NaN(), 0, nil, "cluster.workers[0].speed"},
+		{"data and task_data", 1, 2, []float64{3}, `jobs[0].stages[0]: must give at most one of "data" and "task_data"`},
+		{"slowest allowed", lim.MinSpeed, 0, []float64{3}, ""},
+		{"fastest allowed", lim.MaxSpeed, 2, nil, ""},
+	} {
+		w := &Workload{TimeUnit: 1, Cluster: Cluster{Workers: []Worker{{Count: 1, Slots: map[string]int{"c": 1}, Speed: c.speed}}},
+			Jobs: []Job{{ID: "a", Priority: 1, Utility: sched.Constant{Value: 1},
+				Stages: []Stage{{Pool: "c", Tasks: 1, TaskRuntimes: []float64{1}, Data: c.data, TaskData: c.tdata}}}}}
+		err := w.Validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// The bounds Go applies are the schema's own numbers.
+func TestLimitsFromSchema(t *testing.T) {
+	got, err := limitsOf(Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fileLimits{Seconds: 1e12, Deadline: 1e12, Runtime: 1e12, Slots: 1e9, Tasks: 1e7, MinSpeed: 1e-3, MaxSpeed: 1e6}
+	if got != want {
+		t.Fatalf("limits %+v, want %+v", got, want)
+	}
+	if _, err := limitsOf([]byte(`{"$defs": {}}`)); err == nil {
+		t.Fatal("a schema without the bounds gave no error")
+	}
 }

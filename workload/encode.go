@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,82 +10,166 @@ import (
 	"github.com/coraopt/coraopt/sched"
 )
 
-// Encode writes w as a workload file that Decode reads back to the same workload.
+// Encode writes w as a workload file that Decode reads back to the same workload. It
+// writes one job at a time (jobWriter), holding no copy of the whole document.
 func Encode(out io.Writer, w *Workload) error {
-	f := map[string]any{"jobs": nil}
-	if w.Name != "" {
-		f["name"] = w.Name
+	jw, err := startJobs(out, w)
+	if err != nil {
+		return err
 	}
-	if w.TimeUnit != 1 && w.TimeUnit != 0 {
-		f["time_unit"] = w.TimeUnit
+	for i := range w.Jobs {
+		if err := jw.job(&w.Jobs[i]); err != nil {
+			return err
+		}
 	}
+	return jw.finish(w)
+}
+
+// jobWriter writes a workload file as encoding/json writes the whole document's map
+// indented by one space — keys sorted: cluster, jobs, name, time_unit, workflows — but
+// job by job, so a converter can stream jobs it never holds together (WriteSWF).
+type jobWriter struct {
+	out  *bufio.Writer
+	jobs int
+}
+
+// startJobs writes the document up to the jobs array's first element: the cluster is
+// w's (validated: pools and workers both set), w.Jobs is not read.
+func startJobs(out io.Writer, w *Workload) (*jobWriter, error) {
+	jw := &jobWriter{out: bufio.NewWriterSize(out, 1<<16)}
+	jw.out.WriteString("{\n \"cluster\": ")
+	if err := jw.value(clusterJSON(&w.Cluster), " "); err != nil {
+		return nil, err
+	}
+	jw.out.WriteString(",\n \"jobs\": [")
+	return jw, nil
+}
+
+// clusterJSON is the file's "cluster" object.
+func clusterJSON(c *Cluster) map[string]any {
 	cl := map[string]any{}
-	if onlyPools(&w.Cluster) {
-		cl["pools"] = w.Cluster.Pools
+	if onlyPools(c) {
+		cl["pools"] = c.Pools
 	} else {
-		cl["workers"] = w.Cluster.Workers
+		cl["workers"] = c.Workers
 	}
-	if len(w.Cluster.Capacity) > 0 {
-		steps := make([][2]any, len(w.Cluster.Capacity))
-		for k, st := range w.Cluster.Capacity {
+	if len(c.Capacity) > 0 {
+		steps := make([][2]any, len(c.Capacity))
+		for k, st := range c.Capacity {
 			steps[k] = [2]any{st.Time, st.Slots}
 		}
 		cl["capacity"] = steps
 	}
-	f["cluster"] = cl
-	if len(w.Workflows) > 0 {
-		f["workflows"] = w.Workflows
-	}
-	jobs := make([]map[string]any, len(w.Jobs))
-	for i := range w.Jobs {
-		j := &w.Jobs[i]
-		u, err := utilityJSON(j.Utility)
-		if err != nil {
-			return fmt.Errorf("workload: jobs[%d].utility: %w", i, err)
-		}
-		m := map[string]any{"id": j.ID, "arrival": j.Arrival, "utility": u}
-		if j.Priority != 1 {
-			m["priority"] = j.Priority
-		}
-		if j.Deadline > 0 {
-			m["deadline"] = j.Deadline
-		}
-		if len(j.After) > 0 {
-			m["after"] = j.After
-		}
-		if j.Workflow != "" {
-			m["workflow"] = j.Workflow
-		}
-		if j.Estimates != nil {
-			m["estimates"] = j.Estimates
-		}
-		stages := make([]map[string]any, len(j.Stages))
-		for s, st := range j.Stages {
-			sm := map[string]any{"pool": st.Pool, "tasks": st.Tasks}
-			if st.TaskRuntimes != nil {
-				sm["task_runtimes"] = st.TaskRuntimes
-			} else {
-				sm["runtime"] = st.Runtime
-			}
-			if st.Data > 0 {
-				sm["data"] = st.Data
-			}
-			if st.TaskData != nil {
-				sm["task_data"] = st.TaskData
-			}
-			if st.SlowStart != 0 && st.SlowStart != 1 {
-				sm["slow_start"] = st.SlowStart
-			}
-			stages[s] = sm
-		}
-		m["stages"] = stages
-		jobs[i] = m
-	}
-	f["jobs"] = jobs
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(f); err != nil {
+	return cl
+}
+
+// value writes v indented as the element of a document whose lines start with prefix.
+func (jw *jobWriter) value(v any, prefix string) error {
+	data, err := json.MarshalIndent(v, prefix, " ")
+	if err != nil {
 		return fmt.Errorf("workload: encoding: %w", err)
+	}
+	jw.out.Write(data)
+	return nil
+}
+
+// job writes the next job.
+func (jw *jobWriter) job(j *Job) error {
+	m, err := jobJSON(j)
+	if err != nil {
+		return fmt.Errorf("workload: jobs[%d].%w", jw.jobs, err)
+	}
+	jw.next()
+	return jw.value(m, "  ")
+}
+
+// rendered writes the next job as job would, already rendered by the caller.
+func (jw *jobWriter) rendered(data []byte) {
+	jw.next()
+	jw.out.Write(data)
+}
+
+// next starts the next element of the jobs array.
+func (jw *jobWriter) next() {
+	if jw.jobs > 0 {
+		jw.out.WriteByte(',')
+	}
+	jw.out.WriteString("\n  ")
+	jw.jobs++
+}
+
+// jobJSON is one element of the file's "jobs".
+func jobJSON(j *Job) (map[string]any, error) {
+	u, err := utilityJSON(j.Utility)
+	if err != nil {
+		return nil, fmt.Errorf("utility: %w", err)
+	}
+	m := map[string]any{"id": j.ID, "arrival": j.Arrival, "utility": u}
+	if j.Priority != 1 {
+		m["priority"] = j.Priority
+	}
+	if j.Deadline > 0 {
+		m["deadline"] = j.Deadline
+	}
+	if len(j.After) > 0 {
+		m["after"] = j.After
+	}
+	if j.Workflow != "" {
+		m["workflow"] = j.Workflow
+	}
+	if j.Estimates != nil {
+		m["estimates"] = j.Estimates
+	}
+	stages := make([]map[string]any, len(j.Stages))
+	for s, st := range j.Stages {
+		sm := map[string]any{"pool": st.Pool, "tasks": st.Tasks}
+		if st.TaskRuntimes != nil {
+			sm["task_runtimes"] = st.TaskRuntimes
+		} else {
+			sm["runtime"] = st.Runtime
+		}
+		if st.Data > 0 {
+			sm["data"] = st.Data
+		}
+		if st.TaskData != nil {
+			sm["task_data"] = st.TaskData
+		}
+		if st.SlowStart != 0 && st.SlowStart != 1 {
+			sm["slow_start"] = st.SlowStart
+		}
+		stages[s] = sm
+	}
+	m["stages"] = stages
+	return m, nil
+}
+
+// finish closes the jobs array, writes w's name, time unit and workflows, and flushes.
+func (jw *jobWriter) finish(w *Workload) error {
+	if jw.jobs > 0 {
+		jw.out.WriteString("\n ")
+	}
+	jw.out.WriteString("]")
+	if w.Name != "" {
+		jw.out.WriteString(",\n \"name\": ")
+		if err := jw.value(w.Name, " "); err != nil {
+			return err
+		}
+	}
+	if w.TimeUnit != 1 && w.TimeUnit != 0 {
+		jw.out.WriteString(",\n \"time_unit\": ")
+		if err := jw.value(w.TimeUnit, " "); err != nil {
+			return err
+		}
+	}
+	if len(w.Workflows) > 0 {
+		jw.out.WriteString(",\n \"workflows\": ")
+		if err := jw.value(w.Workflows, " "); err != nil {
+			return err
+		}
+	}
+	jw.out.WriteString("\n}\n")
+	if err := jw.out.Flush(); err != nil {
+		return fmt.Errorf("workload: writing: %w", err)
 	}
 	return nil
 }

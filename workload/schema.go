@@ -65,6 +65,10 @@ func schemaProblems(doc any) ([]sched.Problem, error) {
 	}
 	var out []sched.Problem
 	collect(ve, doc, &out)
+	if len(out) == 0 {
+		// A finding collect has no words for must still reject the document.
+		out = append(out, sched.Problem{Path: jsonPath(doc, ve.InstanceLocation), Msg: "does not match the schema: " + ve.Error()})
+	}
 	slices.SortStableFunc(out, func(a, b sched.Problem) int { return strings.Compare(a.Path, b.Path) })
 	return slices.CompactFunc(out, func(a, b sched.Problem) bool { return a == b }), nil
 }
@@ -124,7 +128,13 @@ func collect(e *jsonschema.ValidationError, doc any, out *[]sched.Problem) {
 		add(path, "must not be empty")
 	case *kind.Enum:
 		add(path, "must be one of %v, got %v", k.Want, k.Got)
-	case *kind.Const, *kind.Not:
+	case *kind.Not:
+		// A stage's own "not" forbids giving both data and task_data; the "not"s inside
+		// a oneOf are reported through it.
+		if strings.HasSuffix(e.SchemaURL, "/$defs/stage") {
+			add(path, `must give at most one of "data" and "task_data"`)
+		}
+	case *kind.Const:
 		// Reported through the enclosing oneOf.
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 	default:

@@ -3,13 +3,16 @@ package workload
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/coraopt/coraopt/internal/cputime"
+	"github.com/coraopt/coraopt/sched"
 )
 
 func TestReadSWF(t *testing.T) {
@@ -74,16 +77,93 @@ func FuzzReadSWF(f *testing.F) {
 	f.Add(data)
 	f.Add(swfLines(3))
 	f.Add([]byte("1 0 0 1e400 1 -1 -1 1 1 -1 1 1 1 1 1 -1 1 1\n"))
+	f.Add([]byte("1 0 0 1e13 1 -1 -1 1 1 -1 1 1 1 1 1 -1 1 1\n2 1e13 0 10 1 -1 -1 1 1 -1 1 1 1 1 1 -1 1 1\n3 0 0 10 1e8 -1 -1 1 1 -1 1 1 1 1 1 -1 1 1\n"))
+	f.Add([]byte("; MaxProcs: 100000000000\n1 0 0 10 0.5 -1 -1 1 1 -1 1 1 1 1 1 -1 -1 -1\n"))
+	// ReadSWF and the streaming WriteSWF agree on everything, and what they write is a
+	// workload file that Parse (simulate) accepts.
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, rep, err := ReadSWF(bytes.NewReader(data), SWFOptions{})
+		var streamed bytes.Buffer
+		rep2, err2 := WriteSWF(bytes.NewReader(data), &streamed, SWFOptions{})
+		if (err == nil) != (err2 == nil) {
+			t.Fatalf("ReadSWF: %v; WriteSWF: %v", err, err2)
+		}
+		if diff := cmp.Diff(rep, rep2); diff != "" {
+			t.Fatalf("reports differ:\n%s", diff)
+		}
 		if err != nil {
+			if streamed.Len() > 0 {
+				t.Fatalf("WriteSWF failed (%v) but wrote %d bytes", err2, streamed.Len())
+			}
 			return
 		}
 		if rep.Jobs != len(w.Jobs) {
 			t.Fatalf("report says %d jobs, workload has %d", rep.Jobs, len(w.Jobs))
 		}
-		if err := w.Validate(); err != nil {
+		var encoded bytes.Buffer
+		if err := Encode(&encoded, w); err != nil {
 			t.Fatal(err)
+		}
+		if encoded.String() != streamed.String() {
+			t.Fatalf("WriteSWF wrote\n%s\nEncode(ReadSWF) writes\n%s", streamed.String(), encoded.String())
+		}
+		back, err := Parse(streamed.Bytes())
+		if err != nil {
+			t.Fatalf("the workload file is rejected: %v", err)
+		}
+		if diff := cmp.Diff(w, back); diff != "" {
+			t.Fatalf("round trip:\n%s", diff)
+		}
+	})
+}
+
+// BenchmarkWriteSWF converts a 100,000-line trace to a workload file.
+func BenchmarkWriteSWF(b *testing.B) {
+	data := swfLines(100_000)
+	for b.Loop() {
+		if _, err := WriteSWF(bytes.NewReader(data), io.Discard, SWFOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// appendSWFJob renders every job swfTrace.jobs can make exactly as the general
+// jobWriter.job does: floats of every magnitude (exponent forms included), step and
+// sigmoid utilities, with and without an after edge or a deadline (the runtime is > 0:
+// scanSWF drops the others).
+func TestSWFJobRendering(t *testing.T) {
+	anyFloat := rapid.OneOf(
+		rapid.Float64Range(0, 1e12),
+		rapid.Float64Range(0, 1e-5),
+		rapid.SampledFrom([]float64{0, 1, 1e-6, 9.999999999999999e-7, 1e-7, 1e20, 1e21, 1.5e-300, 5e-324, 1e12, 123456789.123}),
+	)
+	rapid.Check(t, func(t *rapid.T) {
+		id := rapid.Float64Range(-1e30, 1e30).Draw(t, "id")
+		j := &Job{ID: swfID(id), Arrival: anyFloat.Draw(t, "arrival"), Priority: 1, Deadline: anyFloat.Draw(t, "deadline"),
+			Stages: []Stage{{Pool: "processors", Tasks: rapid.IntRange(1, 10_000_000).Draw(t, "tasks"),
+				Runtime: &Runtime{Type: "fixed", Value: anyFloat.Filter(func(v float64) bool { return v > 0 }).Draw(t, "runtime")}}}}
+		if rapid.Bool().Draw(t, "sigmoid") {
+			j.Utility = sched.Sigmoid{Priority: 1, Deadline: anyFloat.Draw(t, "u.deadline"), Decay: anyFloat.Draw(t, "decay")}
+		} else {
+			j.Utility = sched.Step{Value: 1, Deadline: anyFloat.Draw(t, "u.deadline")}
+		}
+		if rapid.Bool().Draw(t, "after") {
+			j.After = []string{swfID(rapid.Float64Range(0, 1e30).Draw(t, "prev"))}
+		}
+		var general bytes.Buffer
+		jw, err := startJobs(&general, &Workload{Cluster: Cluster{Pools: []Pool{{Name: "processors", Slots: 1}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jw.out.Flush()
+		start := general.Len()
+		if err := jw.job(j); err != nil {
+			t.Fatal(err)
+		}
+		jw.out.Flush()
+		want := strings.TrimPrefix(general.String()[start:], "\n  ")
+		if got := string(appendSWFJob(nil, j)); got != want {
+			t.Fatalf("appendSWFJob:\n%s\njobWriter.job:\n%s", got, want)
 		}
 	})
 }

@@ -99,6 +99,7 @@ func Parse(data []byte) (*StateFile, error) {
 	f.State.check(&more.ps)
 	f.Params.check(&more.ps, "params")
 	more.checkForecastSource(f)
+	more.checkMagnitudes(f)
 	for _, p := range more.ps.list {
 		if !covered(reported, p.Path) {
 			d.ps.list = append(d.ps.list, p)
@@ -498,6 +499,61 @@ func describe(v any) string {
 		return fmt.Sprintf("%q", s)
 	}
 	return kind(v)
+}
+
+// checkMagnitudes bounds every number of the file by MaxMagnitude, and work, the
+// interval and priorities below by MinScale, so that the QP built from them is
+// numerically meaningful. Values other checks refuse (negative, not finite) are left
+// to them.
+func (d *decoder) checkMagnitudes(f *StateFile) {
+	big := func(path string, v float64) {
+		if math.Abs(v) > MaxMagnitude && !math.IsInf(v, 0) {
+			d.ps.add(path, "must be at most %g in magnitude (the QP's coefficients are products of such numbers), got %g", float64(MaxMagnitude), v)
+		}
+	}
+	scale := func(path string, v float64) {
+		big(path, v)
+		if v > 0 && v < MinScale {
+			d.ps.add(path, "must be at least %g (the QP divides by it or weighs with it), got %g", MinScale, v)
+		}
+	}
+	list := func(path string, vs []float64) {
+		for i, v := range vs {
+			big(indexPath(path, i), v)
+		}
+	}
+	s := &f.State
+	big("time", s.Time)
+	scale("interval", s.Interval)
+	list("capacity_history", s.CapacityHistory)
+	list("forecast", f.Forecast)
+	if g := f.Green; g != nil {
+		big("green.brown", g.Brown)
+		big("green.per_kw", g.PerKW)
+		list("green.solar_ideal", g.SolarIdeal)
+		list("green.cloud_cover", g.CloudCover)
+		list("green.wind_speed", g.WindSpeed)
+		big("green.wind_a", g.WindA)
+		big("green.wind_b", g.WindB)
+	}
+	list("params.map_penalty", f.Params.MapPenalty)
+	list("params.reduce_penalty", f.Params.ReducePenalty)
+	for i := range s.Jobs {
+		j := &s.Jobs[i]
+		p := indexPath("jobs", i)
+		scale(p+".work", j.Work)
+		big(p+".progress", j.Progress)
+		big(p+".gain.map", j.Gain.Map)
+		big(p+".gain.reduce", j.Gain.Reduce)
+		big(p+".allocation.map", j.Prev.Map)
+		big(p+".allocation.reduce", j.Prev.Reduce)
+		big(p+".arrival", j.Arrival)
+		big(p+".soft", j.Soft)
+		big(p+".hard", j.Hard)
+		scale(p+".priority", j.Priority)
+		big(p+".max_map", j.MaxMap) // absent: +Inf, no cap
+		big(p+".max_reduce", j.MaxReduce)
+	}
 }
 
 // checkForecastSource checks that the capacity forecast can be made.

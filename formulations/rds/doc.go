@@ -117,7 +117,11 @@
 //
 // One control step's input, decoded by Decode with every problem reported with its
 // JSON path (a *sched.ValidationError; the CLI exits 2). Times are in any one unit
-// (minutes below); capacities and allocations in resource units.
+// (minutes below); capacities and allocations in resource units. Every number is at
+// most MaxMagnitude (10¹²) in magnitude and work, the interval and priorities at least
+// MinScale (10⁻⁶), so that the QP's coefficients neither overflow nor vanish (see
+// Conditioning: within these bounds an extreme mix can still be ill-conditioned, which
+// solve --verify's KKT check reports).
 //
 //	{
 //	  "name": "table1-t10",

@@ -155,6 +155,13 @@ const (
 	MaxHistory = 1_000_000 // capacity history entries
 	// MaxHessianCells bounds jobs × (2·H_c)², the dense Hessian blocks BuildRHC writes.
 	MaxHessianCells = 1 << 22
+	// MaxMagnitude bounds every number of a state file, and MinScale the quantities the
+	// QP divides by or weighs with (work, the interval, priorities): the tracking term's
+	// coefficients are products such as ω·(100·g/W)², which beyond these overflow to
+	// +Inf (work 1e-300) or vanish into subnormal noise that the solver still calls
+	// optimal (work 1e308 gave allocations of 1e-301).
+	MaxMagnitude = 1e12
+	MinScale     = 1e-6
 )
 
 // penaltyAt is P_k (or Q_k) for control step k.

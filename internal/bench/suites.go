@@ -79,15 +79,20 @@ func NetlibSuite(dir string) []Case {
 		if c.Kind != models.LP {
 			continue
 		}
+		out = append(out, modelCase(c.Name, "netlib", LP, filepath.Join(dir, c.File), &Reference{Status: c.Status, Objective: c.Objective}, nil))
+	}
+	return out
+}
+
+// NetlibFullSuite is the whole Netlib LP collection of models.FullCollection (91 LPs)
+// read from dir, each file checked against its SHA-256 before it is read (the
+// reference optima hold for those exact files), each with its reference optimum.
+func NetlibFullSuite(dir string) []Case {
+	var out []Case
+	for _, c := range models.FullCollection() {
 		path := filepath.Join(dir, c.File)
-		ref := &Reference{Status: c.Status, Objective: c.Objective}
-		out = append(out, Case{Name: c.Name, Family: "netlib", Class: LP, Prepare: func(context.Context) (*Instance, error) {
-			p, err := models.ReadModel(path)
-			if err != nil {
-				return nil, err
-			}
-			return &Instance{Size: SizeOf(p), Problem: p, Reference: ref}, nil
-		}})
+		out = append(out, modelCase(c.Name, "netlib-full", LP, path, &Reference{Status: c.Status, Objective: c.Objective},
+			func() error { return models.VerifyFile(c, path) }))
 	}
 	return out
 }
@@ -98,17 +103,26 @@ func NetlibSuite(dir string) []Case {
 func MIPLIBSuite(dir string) []Case {
 	var out []Case
 	for _, c := range mip.CheckSet() {
-		path := filepath.Join(dir, c.File)
-		ref := &Reference{Status: solvers.Optimal, Objective: c.Objective}
-		out = append(out, Case{Name: c.Name, Family: "miplib", Class: MIP, Prepare: func(context.Context) (*Instance, error) {
-			p, err := models.ReadModel(path)
-			if err != nil {
-				return nil, err
-			}
-			return &Instance{Size: SizeOf(p), Problem: p, Reference: ref}, nil
-		}})
+		out = append(out, modelCase(c.Name, "miplib", MIP, filepath.Join(dir, c.File), &Reference{Status: solvers.Optimal, Objective: c.Objective}, nil))
 	}
 	return out
+}
+
+// modelCase is the case of one model file read when the case is prepared, after check
+// (when not nil) accepts it.
+func modelCase(name, family string, class Class, path string, ref *Reference, check func() error) Case {
+	return Case{Name: name, Family: family, Class: class, Prepare: func(context.Context) (*Instance, error) {
+		if check != nil {
+			if err := check(); err != nil {
+				return nil, err
+			}
+		}
+		p, err := models.ReadModel(path)
+		if err != nil {
+			return nil, err
+		}
+		return &Instance{Size: SizeOf(p), Problem: p, Reference: ref}, nil
+	}}
 }
 
 // Formulation families of FormulationsSuite, in suite order.

@@ -14,6 +14,7 @@ import (
 	"github.com/coraopt/coraopt/solvers"
 	_ "github.com/coraopt/coraopt/solvers/all"
 	"github.com/coraopt/coraopt/solvers/netlib"
+	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
 
 func TestParseSizes(t *testing.T) {
@@ -179,6 +180,58 @@ func TestNetlibSuite(t *testing.T) {
 		}
 	}
 	rep := Run(context.Background(), afiro, Config{Backends: pureGoBackends(t)})
+	for _, r := range rep.Rows {
+		if r.Agree == nil || !*r.Agree {
+			t.Errorf("%s/%s: %s %g, %s", r.Instance, r.Solver, r.Status, r.Objective, r.Note)
+		}
+	}
+}
+
+// TestNetlibFullSuite checks the netlib-full suite: the 91 models of the collection with
+// their references; a file that fails its checksum is an error before it is read; and,
+// when the collection is there, a few models solved in agreement with their references.
+func TestNetlibFullSuite(t *testing.T) {
+	dir := t.TempDir()
+	suite := NetlibFullSuite(dir)
+	if len(suite) != len(models.FullCollection()) || len(suite) != 91 {
+		t.Fatalf("%d cases, want the collection's 91", len(suite))
+	}
+	var afiro Case
+	for _, c := range suite {
+		if c.Name == "afiro" {
+			afiro = c
+		}
+		if c.Family != "netlib-full" || c.Class != LP {
+			t.Errorf("%s: family %s, class %s", c.Name, c.Family, c.Class)
+		}
+	}
+	if _, err := afiro.Prepare(context.Background()); err == nil {
+		t.Error("a missing model file was not an error")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "afiro.mps.gz"), []byte("not afiro"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := afiro.Prepare(context.Background()); err == nil || !strings.Contains(err.Error(), "SHA-256") {
+		t.Errorf("a file with the wrong checksum: %v", err)
+	}
+	full, err := models.FullDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	var some []Case
+	for _, c := range NetlibFullSuite(full) {
+		if c.Name == "afiro" || c.Name == "sc50b" || c.Name == "kb2" {
+			some = append(some, c)
+		}
+	}
+	bs, err := RegistryBackends([]string{"simplex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Run(context.Background(), some, Config{Backends: bs})
+	if len(rep.Rows) != 3 {
+		t.Fatalf("%d rows", len(rep.Rows))
+	}
 	for _, r := range rep.Rows {
 		if r.Agree == nil || !*r.Agree {
 			t.Errorf("%s/%s: %s %g, %s", r.Instance, r.Solver, r.Status, r.Objective, r.Note)

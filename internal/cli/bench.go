@@ -69,6 +69,9 @@ instances, check that their answers agree, and compare them.
 Suites (--suite, or --instances DIR):
   netlib        the Netlib LPs of the solver test set (feasible, infeasible, unbounded),
                 each with its reference answer; needs "make deps"
+  netlib-full   the whole Netlib LP collection (91 models, each checked against its
+                SHA-256) with reference optima, from $CORAOPT_NETLIB_DIR (default:
+                the netlib directory of the cache)
   miplib        the MIPs of HiGHS's check set (bell5, dcmulti, egout, flugpl, gesa2,
                 gt2, lseu, p0548, rgn, small_mip, sp150x300d, 2171) with their reference
                 optima, for the MIP backends (mip, highs, lpsolve); needs "make deps"
@@ -128,7 +131,7 @@ input (including a solver that is not compiled in).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.suite, "suite", "netlib", "netlib, miplib, formulations or fastpaths")
+	f.StringVar(&o.suite, "suite", "netlib", "netlib, netlib-full, miplib, formulations or fastpaths")
 	f.StringVar(&o.instances, "instances", "", "run the models and instances in this directory instead of a suite")
 	f.StringVar(&o.solvers, "solvers", "", "comma-separated backends (default: every compiled-in backend)")
 	f.StringVar(&o.sizes, "sizes", "", "formulations/fastpaths: job counts, each optionally xSLOTS (e.g. 10,20,100x40)")
@@ -310,6 +313,16 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 			return nil, st, usageErr(err)
 		}
 		cases = bench.NetlibSuite(dir)
+	case o.suite == "netlib-full":
+		if sizes != nil {
+			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to netlib-full")
+		}
+		st.suite = "netlib-full"
+		dir, err := models.FullDir()
+		if err != nil {
+			return nil, st, usageErr(err)
+		}
+		cases = bench.NetlibFullSuite(dir)
 	case o.suite == "miplib":
 		if sizes != nil {
 			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to miplib")
@@ -341,7 +354,7 @@ func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, er
 			cases = bench.FastpathsSuite(sizes, o.seed, nil)
 		}
 	default:
-		return nil, st, usageErrf("--suite %q: want netlib, miplib, formulations or fastpaths", o.suite)
+		return nil, st, usageErrf("--suite %q: want netlib, netlib-full, miplib, formulations or fastpaths", o.suite)
 	}
 	if filter != nil {
 		var kept []bench.Case

@@ -17,9 +17,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coraopt/coraopt/internal/bench"
+	"github.com/coraopt/coraopt/internal/modelcache"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
+	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
 
 const (
@@ -470,6 +472,44 @@ func TestBenchMIPLIB(t *testing.T) {
 	for _, r := range rep.Rows {
 		if r.Solver != "mip" || r.Status != "optimal" || !r.Agree || r.Class != "MIP" {
 			t.Errorf("row %+v, want mip, optimal, agreeing with the reference, class MIP", r)
+		}
+	}
+}
+
+// TestBenchNetlibFull runs --suite netlib-full: without the collection it is a usage
+// error naming the variable that points at it; with it (when it is there), afiro and
+// sc50a agree with their references.
+func TestBenchNetlibFull(t *testing.T) {
+	src, srcErr := models.FullDir()
+	t.Setenv(modelcache.EnvNetlibDir, filepath.Join(t.TempDir(), "none"))
+	code, _, stderr := runCLI(context.Background(), "", "bench", "--suite", "netlib-full", "--solvers", "simplex", "-o", "json")
+	if code != ExitBadUsage || !strings.Contains(stderr, modelcache.EnvNetlibDir) {
+		t.Errorf("no collection: exit %d, stderr %s", code, stderr)
+	}
+	if srcErr != nil {
+		t.Skip(srcErr)
+	}
+	t.Setenv(modelcache.EnvNetlibDir, src)
+	code, stdout, stderr := runCLI(context.Background(), "", "bench", "--suite", "netlib-full", "--cases", "^(afiro|sc50a)$", "--solvers", "simplex", "-o", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	var rep struct {
+		Suite string `json:"suite"`
+		Rows  []struct {
+			Instance, Status string
+			Agree            bool
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if rep.Suite != "netlib-full" || len(rep.Rows) != 2 {
+		t.Fatalf("suite %q, %d rows:\n%s", rep.Suite, len(rep.Rows), stdout)
+	}
+	for _, r := range rep.Rows {
+		if r.Status != "optimal" || !r.Agree {
+			t.Errorf("row %+v, want optimal in agreement with the reference", r)
 		}
 	}
 }

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coraopt/coraopt/internal/gzfile"
 	"github.com/coraopt/coraopt/workload"
 	"github.com/coraopt/coraopt/workload/hadoop1"
 )
@@ -46,9 +50,14 @@ Families:
   rds   rds.txt Table 3 (J1–J9 repeated), an arrival every 10 minutes, deadline 2.5 ×
         dedicated runtime, RDS utilities; Hadoop-1: 20 workers with 2 map and 1 reduce slot,
         half-green capacity trace.
-  swf   a Standard Workload Format trace (--swf FILE, - for stdin; --jobs caps the count,
-        0 keeps all): one task per processor, deadline = --deadline-factor × runtime,
-        step utilities (or sigmoid with --decay); what was dropped and why goes to stderr.
+  swf   a Standard Workload Format trace (--swf FILE, - for stdin, FILE.gz is
+        decompressed; --jobs caps the count, 0 keeps all): one task per processor,
+        deadline = --deadline-factor × runtime, step utilities (or sigmoid with --decay).
+        Jobs the workload file cannot hold (beyond its limits on runtimes, deadlines,
+        tasks and arrivals) are dropped like unusable lines; how many were dropped for
+        each reason goes to stderr. The trace is converted as it streams (170 MB
+        resident for 10^6 job lines); a workload larger than simulate reads (256 MiB,
+        some 900,000 jobs) is refused, exit 2.
   woha  woha.txt §V-A: --workflows random layered DAGs with Yahoo!-like task statistics,
         a submission every 5 min on average, deadline 1.5-3 × a workspan lower bound;
         32 workers × (2 map + 1 reduce); true task times U[0.8, 1.2] × the estimates.
@@ -88,21 +97,7 @@ Example:
 			case "rds":
 				w, err = workload.RDSWorkload(o.jobs, o.seed)
 			case "swf":
-				if o.swf == "" {
-					return usageErrf("--family swf needs --swf FILE")
-				}
-				in, name, err := openInput(s, o.swf)
-				if err != nil {
-					return err
-				}
-				o.swfOpt.MaxJobs = o.jobs
-				var rep *workload.SWFReport
-				w, rep, err = workload.ReadSWF(in, o.swfOpt)
-				in.Close()
-				if rep != nil {
-					fmt.Fprintf(s.Err, "coraopt: %s: %d job lines, kept %d on %d slots (%s); dropped %v; %d preceding-job links to dropped jobs removed; %d think times not modelled\n",
-						name, rep.Lines, rep.Jobs, rep.Slots, rep.Source, rep.Dropped, rep.EdgesDropped, rep.ThinkTimes)
-				}
+				return runGenSWF(s, o)
 			case "woha", "woha-fig2", "woha-3wf":
 				if o.workflows < 1 {
 					return usageErrf("--workflows %d: need at least 1", o.workflows)
@@ -127,7 +122,7 @@ Example:
 					return usageErrf("--at-once: %v", err)
 				}
 			}
-			return workload.Encode(s.Out, w)
+			return writeWorkload(s, workload.MaxInputBytes, func(out io.Writer) error { return workload.Encode(out, w) })
 		},
 	}
 	f := c.Flags()
@@ -144,6 +139,118 @@ Example:
 	f.BoolVar(&o.atOnce, "at-once", false, "every job arrives at time 0, its deadline and utility kept at their absolute times (no arrivals after the first plan)")
 	f.Float64Var(&o.ratio, "budget-ratio", 2, "rush: time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)")
 	return c
+}
+
+// runGenSWF converts --swf to a workload file on s.Out, streaming.
+func runGenSWF(s Streams, o *genOptions) error {
+	switch {
+	case o.swf == "":
+		return usageErrf("--family swf needs --swf FILE")
+	case o.jobs < 0:
+		return usageErrf("--jobs %d: need 0 (keep every job) or more", o.jobs)
+	case !(o.swfOpt.DeadlineFactor > 0) || math.IsInf(o.swfOpt.DeadlineFactor, 0):
+		return usageErrf("--deadline-factor %g: need a finite number > 0", o.swfOpt.DeadlineFactor)
+	case !(o.swfOpt.Decay >= 0) || math.IsInf(o.swfOpt.Decay, 0):
+		return usageErrf("--decay %g: need a finite number >= 0 (0: step utilities)", o.swfOpt.Decay)
+	}
+	in, name, err := openTrace(s, o.swf)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	opt := o.swfOpt
+	opt.MaxJobs = o.jobs
+	var rep *workload.SWFReport
+	err = writeWorkload(s, workload.MaxInputBytes, func(out io.Writer) error {
+		var werr error
+		rep, werr = workload.WriteSWF(in, out, opt)
+		return werr
+	})
+	if rep != nil {
+		writeSWFReport(s.Err, name, rep, o.jobs)
+	}
+	var ee *ExitError
+	switch {
+	case errors.Is(err, workload.ErrNoSWFJobs) && rep.Lines == 0:
+		return usageErrf("%s: no job line: the trace is empty or only comments", name)
+	case errors.Is(err, workload.ErrNoSWFJobs):
+		return usageErrf("%s: no usable job: every job line was dropped (reasons above)", name)
+	case err != nil && !errors.As(err, &ee):
+		return usageErrf("%s: %w", name, err)
+	}
+	return err
+}
+
+// writeSWFReport says what the conversion kept and, one line per reason, what it
+// dropped.
+func writeSWFReport(w io.Writer, name string, rep *workload.SWFReport, maxJobs int) {
+	fmt.Fprintf(w, "coraopt: %s: %d job lines; kept %d jobs on %d slots (from %s)", name, rep.Lines, rep.Jobs, rep.Slots, rep.Source)
+	if maxJobs > 0 && rep.Jobs == maxJobs {
+		fmt.Fprintf(w, ", the first %d (--jobs %d)", maxJobs, maxJobs)
+	}
+	counts := rep.DroppedCounts()
+	if len(counts) == 0 {
+		fmt.Fprintln(w, "; dropped none")
+	} else {
+		fmt.Fprintln(w, "; dropped:")
+	}
+	for _, c := range counts {
+		fmt.Fprintf(w, "  %s\n", c)
+	}
+	fmt.Fprintf(w, "coraopt: %s: %d preceding-job links to dropped jobs removed; %d think times not modelled (the trace's submit times stand)\n",
+		name, rep.EdgesDropped, rep.ThinkTimes)
+}
+
+// openTrace is openInput that decompresses a name ending in ".gz" (the Parallel
+// Workloads Archive ships its traces as .swf.gz).
+func openTrace(s Streams, path string) (io.ReadCloser, string, error) {
+	if path == "-" || !strings.HasSuffix(path, ".gz") {
+		return openInput(s, path)
+	}
+	if err := notADirectory(path); err != nil {
+		return nil, path, err
+	}
+	r, err := gzfile.Open(path)
+	if err != nil {
+		return nil, path, usageErrf("%v (a name ending in .gz is read as gzip)", err)
+	}
+	return gunzipErrors{r}, path, nil
+}
+
+// gunzipErrors says that a read error came from decompressing (a truncated or corrupt
+// .gz), not from the trace's text.
+type gunzipErrors struct{ io.ReadCloser }
+
+func (g gunzipErrors) Read(p []byte) (int, error) {
+	n, err := g.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("decompressing: %w", err)
+	}
+	return n, err
+}
+
+// writeWorkload runs write on s.Out and refuses, exit 2, a workload larger than limit
+// bytes (workload.MaxInputBytes, what simulate reads): written, it could not be used.
+func writeWorkload(s Streams, limit int64, write func(io.Writer) error) error {
+	cw := &countingWriter{w: s.Out}
+	if err := write(cw); err != nil {
+		return err
+	}
+	if cw.n > limit {
+		return usageErrf("the workload written is %d bytes, more than simulate reads (%d): ask for fewer jobs (--jobs)", cw.n, limit)
+	}
+	return nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // parseMix reads --mix: three comma-separated non-negative numbers summing to 1.

@@ -36,9 +36,21 @@ func openInput(s Streams, path string) (io.ReadCloser, string, error) {
 	if path == "-" {
 		return io.NopCloser(s.In), "<stdin>", nil
 	}
+	if err := notADirectory(path); err != nil {
+		return nil, path, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, path, usageErr(err)
 	}
 	return f, path, nil
+}
+
+// notADirectory is an input error naming path when it is a directory (os.Open opens
+// one, and reading it then fails with a less helpful message).
+func notADirectory(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return usageErrf("%s is a directory, not a file", path)
+	}
+	return nil
 }

@@ -5,7 +5,8 @@
 //
 // Contract (DESIGN.md "CLI"): JSON on stdout, diagnostics on stderr; exit 0 on success,
 // 1 when a check failed or the model is infeasible/unbounded/stopped on a limit, 2 on a
-// usage or input error. `-` as a file name reads standard input.
+// usage or input error, 3 on an internal error (a recovered panic: a bug, never an
+// answer about the input). `-` as a file name reads standard input.
 package cli
 
 import (
@@ -28,6 +29,9 @@ const (
 	ExitOK       = 0
 	ExitFailed   = 1 // a check failed, or the model is infeasible / unbounded / hit a limit
 	ExitBadUsage = 2 // usage or input error
+	// ExitInternal is a bug: a panic recovered in a command. Go's own exit code for an
+	// unrecovered panic is 2, the code of a bad input, so no panic may reach the runtime.
+	ExitInternal = 3
 )
 
 // Streams are the command's standard streams. IsTerminal tells whether Out is a terminal
@@ -115,7 +119,8 @@ into optimization problems, solves them with real solvers (a built-in sparse sim
 HiGHS, lp_solve), and proves the answers right by cross-checking independent methods.
 
 Output is a table on a terminal and JSON otherwise; choose with -o json|table.
-Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
+Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input,
+3 internal error (a bug: please report it, with the stack --debug prints).`,
 		Version:       Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -124,6 +129,7 @@ Exit codes: 0 success, 1 infeasible or a failed check, 2 bad usage or input.`,
 	root.SetOut(s.Out)
 	root.SetErr(s.Err)
 	root.PersistentFlags().StringVarP(&g.output, "output", "o", "", "output format: json or table (default: table on a terminal, JSON otherwise)")
+	root.PersistentFlags().Bool(debugFlag, false, "on an internal error (exit 3), print the Go stack trace to stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(
 		newSolversCmd(s, g),
@@ -147,12 +153,23 @@ func Main(ctx context.Context, args []string, s Streams) int {
 	return run(ctx, NewRootCmd(s), args, s)
 }
 
-// run executes a command tree and maps its error to an exit code.
-func run(ctx context.Context, root *cobra.Command, args []string, s Streams) int {
+// run executes a command tree and maps its error to an exit code. A panic in the
+// command (or in a worker that hands it back as a *panicError) is exit 3, with the
+// stack only under --debug.
+func run(ctx context.Context, root *cobra.Command, args []string, s Streams) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			code = reportInternal(root, s, &panicError{value: v, stack: debug.Stack()})
+		}
+	}()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
+	}
+	var pe *panicError
+	if errors.As(err, &pe) {
+		return reportInternal(root, s, pe)
 	}
 	var ee *ExitError
 	if errors.As(err, &ee) {
@@ -164,4 +181,34 @@ func run(ctx context.Context, root *cobra.Command, args []string, s Streams) int
 	// cobra's own errors (unknown command, bad args) are usage errors.
 	fmt.Fprintf(s.Err, "coraopt: %v\n", err)
 	return ExitBadUsage
+}
+
+const debugFlag = "debug"
+
+// panicError is a panic recovered in a command or one of its goroutines.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
+
+// recoverTo, deferred in a goroutine, turns a panic into *err (a *panicError), so that
+// the command returns it instead of the runtime ending the process with exit 2.
+func recoverTo(err *error) {
+	if v := recover(); v != nil {
+		*err = &panicError{value: v, stack: debug.Stack()}
+	}
+}
+
+// reportInternal prints an internal error — the stack only under --debug, which the
+// command line may not have reached when the panic came — and returns exit 3.
+func reportInternal(root *cobra.Command, s Streams, pe *panicError) int {
+	fmt.Fprintf(s.Err, "coraopt: internal error, please report: %v\n", pe.value)
+	if on, err := root.PersistentFlags().GetBool(debugFlag); err == nil && on {
+		s.Err.Write(pe.stack)
+	} else {
+		fmt.Fprintf(s.Err, "coraopt: run again with --%s for the stack trace\n", debugFlag)
+	}
+	return ExitInternal
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/sweep"
 	"github.com/coraopt/coraopt/workload"
 )
 
@@ -176,8 +178,20 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 			return usageErrf("--policies: %v", err)
 		}
 	}
+	if j, i := all.Repeated(names); i >= 0 {
+		return usageErrf("--policies: %s is given twice (positions %d and %d): each policy runs once per seed", names[i], j+1, i+1)
+	}
 	if o.replications < 1 {
 		return usageErrf("--replications %d: need at least 1", o.replications)
+	}
+	if runs := o.replications * len(names); o.replications > sweep.MaxCells || runs > sweep.MaxCells {
+		return usageErrf("--replications %d: %d policies × %d seeds is more runs than the limit of %d (a sweep's on cells)", o.replications, len(names), o.replications, sweep.MaxCells)
+	}
+	if last := uint64(o.replications - 1); o.seed > math.MaxUint64-last {
+		return usageErrf("--seed %d with --replications %d: the seeds would pass %d, the largest seed", o.seed, o.replications, uint64(math.MaxUint64))
+	}
+	if err := checkWorkers(o.workers); err != nil {
+		return err
 	}
 	if !(o.slot > 0) {
 		return usageErrf("--slot %g: need a length > 0 seconds", o.slot)
@@ -223,6 +237,21 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	return nil
 }
 
+// checkWorkers refuses a negative --workers (0 means one per core).
+func checkWorkers(n int) error {
+	if n < 0 {
+		return usageErrf("--workers %d: need at least 1 (or 0 for all cores)", n)
+	}
+	return nil
+}
+
+// guarded is do(k) with a panic returned as an error (exit 3): a worker goroutine's
+// panic would otherwise end the process with Go's exit code 2, a bad input's.
+func guarded(k int, do func(k int) error) (err error) {
+	defer recoverTo(&err)
+	return do(k)
+}
+
 // simulate runs every (replication, policy) pair on a pool of workers, then the bound
 // of each replication, and assembles the output in seed and --policies order.
 func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
@@ -252,7 +281,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			go func() {
 				defer wg.Done()
 				for k := range jobs {
-					err := do(k)
+					err := guarded(k, do)
 					mu.Lock()
 					if err != nil && firstErr == nil && ctx.Err() == nil {
 						firstErr = err

@@ -158,11 +158,27 @@ func TestSimulateBadInput(t *testing.T) {
 	if err := os.WriteFile(bad, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]}, "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "gpu", "tasks": 1, "task_runtimes": [1]}]}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	slow := filepath.Join(t.TempDir(), "slow.json")
+	if err := os.WriteFile(slow, []byte(`{"cluster": {"workers": [{"slots": {"c": 1}, "speed": 1e-300}]}, "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	both := filepath.Join(t.TempDir(), "both.json")
+	if err := os.WriteFile(both, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]}, "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1], "data": 1, "task_data": [2]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"simulate", bad}, `jobs[0].stages[0].pool: unknown pool "gpu"`},
+		// Lax inputs that used to run (issue 27, item 7).
+		{[]string{"simulate", good, "--policies", "fifo,edf,fifo"}, "--policies: fifo is given twice (positions 1 and 3)"},
+		{[]string{"simulate", good, "--workers", "-1"}, "--workers -1: need at least 1"},
+		{[]string{"simulate", good, "--seed", "18446744073709551615", "--replications", "2"}, "the seeds would pass 18446744073709551615"},
+		{[]string{"simulate", good, "--replications", "20000000"}, "more runs than the limit of 16777216"},
+		{[]string{"simulate", good, "--policies", "fifo,edf", "--replications", "10000000"}, "more runs than the limit"},
+		{[]string{"simulate", slow}, "cluster.workers[0].speed: must be >= 0.001"},
+		{[]string{"simulate", both}, `jobs[0].stages[0]: must give at most one of "data" and "task_data"`},
 		{[]string{"simulate", good, "--policies", "fifo,lottery"}, `unknown policy "lottery"`},
 		{[]string{"simulate", good, "--slot", "0"}, "--slot"},
 		{[]string{"simulate", good, "--replications", "0"}, "--replications"},
@@ -214,7 +230,7 @@ func TestGenSWF(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "kept 4 on 8 slots") || !strings.Contains(errOut, "wider than the machine:1") {
+	if !strings.Contains(errOut, "kept 4 jobs on 8 slots") || !strings.Contains(errOut, "\n  1 wider than the machine\n") {
 		t.Fatalf("stderr does not report what was dropped: %s", errOut)
 	}
 	if !strings.Contains(out, `"sigmoid"`) || !strings.Contains(out, `"after"`) {
@@ -282,5 +298,17 @@ func TestSimulateFailures(t *testing.T) {
 	path := genWorkload(t, "--family", "cora", "--jobs", "3")
 	if code, _, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", "fifo", "--bound", "--slot", "1e-6"); code != ExitBadUsage || !strings.Contains(errOut, "longer --slot") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// The seeds of --replications end at 2^64−1 exactly: no wrap, and the last seed runs.
+func TestSimulateLastSeeds(t *testing.T) {
+	good := genWorkload(t, "--family", "cora", "--jobs", "2")
+	code, out, errOut := runCLI(context.Background(), "", "simulate", good, "--policies", "fifo", "--seed", "18446744073709551614", "--replications", "2", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, `"seed": 18446744073709551615`) {
+		t.Fatalf("the last seed did not run:\n%.400s", out)
 	}
 }

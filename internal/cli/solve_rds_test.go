@@ -147,6 +147,11 @@ func TestSolveRDSBadInput(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
+	// Work 1e308 used to solve "optimal" with allocations of 1e-301.
+	code, _, stderr = runRDS(t, "", "json", filepath.Join(rdsData, "bad", "magnitudes.json"), rdsSolveOptions{})
+	if code != ExitBadUsage || !strings.Contains(stderr, "jobs[0].work: must be at most 1e+12 in magnitude") {
+		t.Errorf("work 1e308: exit %d, want 2 naming jobs[0].work:\n%s", code, stderr)
+	}
 	good := filepath.Join(rdsData, "table1-t10.json")
 	for name, o := range map[string]rdsSolveOptions{
 		"unknown solver":     {solver: "nope"},

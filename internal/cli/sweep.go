@@ -70,9 +70,11 @@ writes one JSON line per cell, in cell order: the cell index, its workload, poli
 parameters and seed, the kept metrics, and wall-clock figures under "timing".
 
 With --out FILE the run is resumable: cells already in FILE are skipped, a torn last
-line (a run killed mid-write) is cut and its cell runs again. A cell whose run cannot
-finish records its error and the run exits 1 at the end. Ctrl-C keeps every cell
-already written; rerun the same command to finish.
+line (a run killed mid-write) is cut and its cell runs again. The run locks FILE: a
+second run on the same FILE exits 2 naming the first's PID (kept in FILE.lock while it
+runs). A cell whose run cannot finish records its error and the run exits 1 at the
+end. Ctrl-C or SIGTERM (a Slurm time limit, scancel) stops starting cells, writes every
+finished one and exits 1; rerun the same command to finish.
 
 Policies: ` + strings.Join(all.Names(), ", ") + `.
 
@@ -122,6 +124,9 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 		f, d, err := sw.OpenPart(o.out, k, n)
 		if err != nil {
 			return usageErr(err)
+		}
+		if f.Unlocked != nil {
+			fmt.Fprintf(s.Err, "coraopt: warning: %v: the part is not locked, so make sure no other run uses this --out\n", f.Unlocked)
 		}
 		defer func() {
 			if cerr := f.Close(); cerr != nil && retErr == nil {
@@ -179,6 +184,7 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 
 type sweepMergeOptions struct {
 	g        *globalOptions
+	sweep    string
 	plots    string
 	joined   string
 	noTiming bool
@@ -187,11 +193,14 @@ type sweepMergeOptions struct {
 func newSweepMergeCmd(s Streams, g *globalOptions) *cobra.Command {
 	o := &sweepMergeOptions{g: g}
 	c := &cobra.Command{
-		Use:   "merge PARTS…",
+		Use:   "merge --sweep SWEEP PARTS…",
 		Short: "Join the parts of a sweep, check every cell is present once, aggregate per policy × workload",
-		Long: `merge reads part files (JSON Lines of ` + "`sweep run`" + `; - is standard input), checks that they
-come from one sweep and hold every cell exactly once — naming the missing and repeated
-cells and exiting 1 otherwise — and aggregates per workload × policy over the seeds:
+		Long: `merge reads part files (JSON Lines of ` + "`sweep run`" + `; - is standard input) and checks them
+against the sweep file: every record must be of that sweep (its fingerprint) and true
+to the cell its index names — workload, policy, parameters and seed — or merge exits 2
+naming the part, the line and the field; every cell must be present exactly once, or
+merge names the missing and repeated cells and exits 1. It then aggregates per
+workload × policy over the seeds:
 mean, median and 95% confidence interval (Student's t) of min utility, sum utility,
 deadlines met and miss penalty (and the gaps to the bound), with decision p99 and run
 time under "timing". Groups come in cell order, so N shards merge to the bytes of one
@@ -201,14 +210,16 @@ Output: -o json, table or csv (one row per group and metric). Cells that recorde
 error are listed and exit 1. A torn last line of a part (a killed run) counts as missing.
 
 Examples:
-  coraopt sweep merge part-*.jsonl -o table
-  coraopt sweep merge part-*.jsonl -o json --joined cells.jsonl --plots figures/`,
+  coraopt sweep merge --sweep baselines.json part-*.jsonl -o table
+  coraopt sweep merge --sweep baselines.json part-*.jsonl -o json --joined cells.jsonl --plots figures/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSweepMerge(s, o, args)
 		},
 	}
 	f := c.Flags()
+	f.StringVar(&o.sweep, "sweep", "", "the sweep file the parts were run from (required): every record is checked against the cell it names")
+	c.MarkFlagRequired("sweep")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) with 95% confidence intervals into this directory")
 	f.StringVar(&o.joined, "joined", "", "also write every record, in cell order, to this JSON Lines file")
 	f.BoolVar(&o.noTiming, "no-timing", false, "leave wall-clock figures out, so the output's bytes depend only on the sweep")
@@ -227,6 +238,10 @@ func runSweepMerge(s Streams, o *sweepMergeOptions, paths []string) error {
 	default:
 		return usageErrf("--output %q: want json, table or csv", format)
 	}
+	sw, err := loadSweep(o.sweep)
+	if err != nil {
+		return err
+	}
 	var parts []sweep.Source
 	for _, p := range paths {
 		in, name, err := openInput(s, p)
@@ -243,7 +258,7 @@ func runSweepMerge(s Streams, o *sweepMergeOptions, paths []string) error {
 		}
 		parts = append(parts, sweep.Source{Name: name, Part: part})
 	}
-	recs, err := sweep.Join(parts)
+	recs, err := sw.Join(parts)
 	if err != nil {
 		var ie *sweep.IncompleteError
 		if errors.As(err, &ie) {

@@ -7,10 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,26 +150,7 @@ func TestSweepSlurm(t *testing.T) {
 	root := moduleRoot(t)
 	work := t.TempDir()
 	bin := buildCoraopt(t, root, work)
-
-	// Slurm up (its state in a directory of its own), down at the end by PID.
-	state := filepath.Join(work, "slurm")
-	started := time.Now()
-	up := exec.Command("bash", filepath.Join(root, "scripts", "slurm-local.sh"), "start", state)
-	var upErr bytes.Buffer
-	up.Stderr = &upErr
-	out, err := up.Output()
-	upSeconds := time.Since(started).Seconds()
-	t.Cleanup(func() {
-		if out, err := exec.Command("bash", filepath.Join(root, "scripts", "slurm-local.sh"), "stop", state).CombinedOutput(); err != nil {
-			t.Errorf("stopping Slurm: %v\n%s", err, out)
-		}
-	})
-	if err != nil {
-		t.Fatalf("scripts/slurm-local.sh start: %v\n%s", err, upErr.String())
-	}
-	conf := strings.TrimPrefix(strings.TrimSpace(string(out)), "export SLURM_CONF=")
-	t.Logf("Slurm up in %.2f s (%s)", upSeconds, strings.TrimSpace(upErr.String()))
-	env := append(os.Environ(), "SLURM_CONF="+conf)
+	env := startSlurm(t, root, work)
 
 	sweepPath := filepath.Join(work, "baselines.json")
 	doc := `{"name": "baselines", "workloads": [{"family": "cora", "jobs": 100, "seed": 1}], "policies": ["fifo", "fair", "edf", "rrh"], "replications": 50}`
@@ -178,14 +162,14 @@ func TestSweepSlurm(t *testing.T) {
 	local := filepath.Join(work, "local.jsonl")
 	_, errOut := cli(t, 0, "sweep", "run", sweepPath, "--workers", "2", "--out", local)
 	t.Logf("local: %s", strings.TrimSpace(errOut))
-	localMerged, _ := cli(t, 0, "sweep", "merge", local, "-o", "json", "--no-timing", "--joined", filepath.Join(work, "local-cells.jsonl"))
+	localMerged, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, local, "-o", "json", "--no-timing", "--joined", filepath.Join(work, "local-cells.jsonl"))
 	var shards []string
 	for k := range 4 {
 		p := filepath.Join(work, fmt.Sprintf("local-%d.jsonl", k))
 		cli(t, 0, "sweep", "run", sweepPath, "--shard", fmt.Sprintf("%d/4", k), "--workers", "1", "--out", p)
 		shards = append(shards, p)
 	}
-	shardMerged, _ := cli(t, 0, append(append([]string{"sweep", "merge"}, shards...), "-o", "json", "--no-timing")...)
+	shardMerged, _ := cli(t, 0, append(append([]string{"sweep", "merge", "--sweep", sweepPath}, shards...), "-o", "json", "--no-timing")...)
 	if localMerged != shardMerged {
 		t.Fatalf("4 local shards merge differently:\n%s", cmp.Diff(localMerged, shardMerged))
 	}
@@ -244,6 +228,165 @@ func TestSweepSlurm(t *testing.T) {
 	if slurmCells := withoutTimingLines(t, readFile(t, filepath.Join(dir, "cells.jsonl"))); localCells != slurmCells || strings.Count(localCells, "\n") != 200 {
 		t.Fatalf("the Slurm array's cells differ from the local run's:\n%s", cmp.Diff(localCells, slurmCells))
 	}
+}
+
+// startSlurm brings up a one-node Slurm with its state under work (scripts/slurm-local.sh),
+// stopped by PID when the test ends, and returns the environment that reaches it.
+func startSlurm(t *testing.T, root, work string) []string {
+	t.Helper()
+	state := filepath.Join(work, "slurm")
+	started := time.Now()
+	up := exec.Command("bash", filepath.Join(root, "scripts", "slurm-local.sh"), "start", state)
+	var upErr bytes.Buffer
+	up.Stderr = &upErr
+	out, err := up.Output()
+	upSeconds := time.Since(started).Seconds()
+	t.Cleanup(func() {
+		if out, err := exec.Command("bash", filepath.Join(root, "scripts", "slurm-local.sh"), "stop", state).CombinedOutput(); err != nil {
+			t.Errorf("stopping Slurm: %v\n%s", err, out)
+		}
+	})
+	if err != nil {
+		t.Fatalf("scripts/slurm-local.sh start: %v\n%s", err, upErr.String())
+	}
+	conf := strings.TrimPrefix(strings.TrimSpace(string(out)), "export SLURM_CONF=")
+	t.Logf("Slurm up in %.2f s (%s)", upSeconds, strings.TrimSpace(upErr.String()))
+	return append(os.Environ(), "SLURM_CONF="+conf)
+}
+
+// submit runs sbatch --parsable with args from dir and returns the job id.
+func submit(t *testing.T, env []string, dir string, args ...string) string {
+	t.Helper()
+	c := exec.Command("sbatch", append([]string{"--parsable"}, args...)...)
+	c.Dir, c.Env = dir, env
+	var stderr bytes.Buffer
+	c.Stderr = &stderr
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("sbatch %v: %v\n%s", args, err, stderr.String())
+	}
+	id, _, _ := strings.Cut(strings.TrimSpace(string(out)), ";")
+	return id
+}
+
+// slurmSweepSeconds is how long, on one worker, the shard of TestSweepSlurmTimeLimit is
+// sized to run at first: Slurm's --time counts whole minutes and slurmctld checks time
+// limits every 30 s, so a 1-minute limit ends a job 60–90 s after it starts (86–88 s
+// measured on the local Slurm). A shard that finishes before its limit (the machine
+// ran it faster than calibrated) is tried again at twice the size.
+const slurmSweepSeconds = 150
+
+var interruptedLine = regexp.MustCompile(`interrupted after (\d+) of (\d+) cells: rerun the same command to finish`)
+
+// timeLimitGrid is the sweep of TestSweepSlurmTimeLimit, with its replications to fill in.
+const timeLimitGrid = `{"name": "timelimit", "workloads": [{"family": "cora", "jobs": 100, "seed": 1}], "policies": ["fifo", "fair", "edf", "rrh"], "replications": %d}`
+
+// TestSweepSlurmTimeLimit is issue 27's SIGTERM on a real Slurm: an array task whose
+// time limit (1 minute) expires mid-sweep gets Slurm's SIGTERM, stops starting cells,
+// keeps the finished ones and says so in its log; the job ends TIMEOUT. Resubmitted,
+// the task resumes its part, which then equals an uninterrupted local run of the same
+// sweep byte for byte outside timing. The shard is sized from a calibration run
+// (slurmSweepSeconds); the uninterrupted reference runs while Slurm does.
+func TestSweepSlurmTimeLimit(t *testing.T) {
+	root := moduleRoot(t)
+	work := t.TempDir()
+	bin := buildCoraopt(t, root, work)
+	env := startSlurm(t, root, work)
+
+	calibration := filepath.Join(work, "calibration.json")
+	if err := os.WriteFile(calibration, fmt.Appendf(nil, timeLimitGrid, 5), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calibrated := filepath.Join(work, "calibration.jsonl")
+	if out, err := exec.Command(bin, "sweep", "run", calibration, "--workers", "1", "--out", calibrated).CombinedOutput(); err != nil {
+		t.Fatalf("calibration: %v\n%s", err, out)
+	}
+	perCell := 0.0
+	lines := strings.SplitAfter(strings.TrimSpace(readFile(t, calibrated)), "\n")
+	for _, l := range lines {
+		var r sweep.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Timing == nil {
+			t.Fatalf("calibration record %q: %v", l, err)
+		}
+		perCell += r.Timing.WallSeconds / float64(len(lines))
+	}
+	seconds := float64(slurmSweepSeconds)
+	for attempt := 1; !timeLimitRun(t, bin, env, filepath.Join(work, fmt.Sprintf("attempt-%d", attempt)), perCell, seconds); attempt++ {
+		if attempt == 3 {
+			t.Fatalf("the shard finished before its 1-minute time limit %d times, at up to %.0f s of calibrated work", attempt, seconds)
+		}
+		seconds *= 2
+	}
+}
+
+// timeLimitRun runs TestSweepSlurmTimeLimit's sweep sized to about seconds of work (at
+// perCell seconds a cell) in dir. It reports false when the shard completed before its
+// time limit; any other departure from the test's expectations fails the test.
+func timeLimitRun(t *testing.T, bin string, env []string, dir string, perCell, seconds float64) bool {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reps := max(10, int(math.Ceil(seconds/(4*perCell))))
+	cells := 4 * reps
+	sweepPath := filepath.Join(dir, "timelimit.json")
+	if err := os.WriteFile(sweepPath, fmt.Appendf(nil, timeLimitGrid, reps), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("calibration: %.3f s per cell on one worker, so %d cells (%d replications) for about %.0f s", perCell, cells, reps, seconds)
+	job := filepath.Join(dir, "job")
+	if out, err := exec.Command(bin, "sweep", "slurm", sweepPath, "--shards", "1", "--cpus", "1", "--time", "1", "--dir", job).CombinedOutput(); err != nil {
+		t.Fatalf("sweep slurm: %v\n%s", err, out)
+	}
+	ref := filepath.Join(dir, "ref.jsonl")
+	reference := exec.Command(bin, "sweep", "run", sweepPath, "--workers", "1", "--out", ref)
+	var refErr bytes.Buffer
+	reference.Stderr = &refErr
+	if err := reference.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if reference.ProcessState == nil {
+			reference.Process.Kill()
+			reference.Wait()
+		}
+	}()
+
+	submitted := time.Now()
+	id := submit(t, env, job, "array.sbatch")
+	state := waitJob(t, env, id)
+	part, logPath := filepath.Join(job, "parts", "shard-0.jsonl"), filepath.Join(job, "logs", "shard-0.log")
+	log := readFile(t, logPath)
+	t.Logf("array job %s ended %s after %.1f s:\n%s", id, state, time.Since(submitted).Seconds(), log)
+	if state == "COMPLETED" {
+		t.Logf("the shard finished before its time limit (faster than calibrated): again at twice the size")
+		return false
+	}
+	m := interruptedLine.FindStringSubmatch(log)
+	if state != "TIMEOUT" || !strings.Contains(log, "DUE TO TIME LIMIT") || m == nil || m[2] != strconv.Itoa(cells) {
+		t.Fatalf("want a TIMEOUT after Slurm's SIGTERM and %q in the log: state %s", "interrupted after K of "+strconv.Itoa(cells)+" cells", state)
+	}
+	k, _ := strconv.Atoi(m[1])
+	if lines := strings.Count(readFile(t, part), "\n"); lines != k || k == 0 || k >= cells {
+		t.Fatalf("interrupted after %d of %d cells, the part holds %d lines", k, cells, lines)
+	}
+
+	again := submit(t, env, job, "--time=UNLIMITED", "array.sbatch")
+	if state := waitJob(t, env, again); state != "COMPLETED" {
+		t.Fatalf("resubmitted array job %s ended %s:\n%s", again, state, readFile(t, logPath))
+	}
+	log = readFile(t, logPath)
+	if want := fmt.Sprintf("%d cells run, %d already recorded, 0 left", cells-k, k); !strings.Contains(log, want) {
+		t.Fatalf("the resubmitted task's log lacks %q:\n%s", want, log)
+	}
+	if err := reference.Wait(); err != nil {
+		t.Fatalf("reference run: %v\n%s", err, refErr.String())
+	}
+	t.Logf("resubmitted as job %s: %s; %.1f s in all", again, strings.TrimSpace(log), time.Since(submitted).Seconds())
+	if a, b := withoutTimingLines(t, readFile(t, ref)), withoutTimingLines(t, readFile(t, part)); a != b || strings.Count(a, "\n") != cells {
+		t.Fatalf("the part resumed after the time limit differs from an uninterrupted run:\n%s", cmp.Diff(a, b))
+	}
+	return true
 }
 
 // waitJob polls a job until it leaves the queue's live states and returns its final

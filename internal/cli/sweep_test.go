@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -61,8 +62,8 @@ func TestSweepRunAndMerge(t *testing.T) {
 		cli(t, 0, "sweep", "run", sweepPath, "--shard", fmt.Sprintf("%d/3", k), "--workers", fmt.Sprint(k+1), "--out", p)
 		parts = append(parts, p)
 	}
-	one, _ := cli(t, 0, "sweep", "merge", whole, "-o", "json", "--no-timing", "--joined", filepath.Join(dir, "j1.jsonl"))
-	three, _ := cli(t, 0, append(append([]string{"sweep", "merge"}, parts...), "-o", "json", "--no-timing", "--joined", filepath.Join(dir, "j3.jsonl"))...)
+	one, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, whole, "-o", "json", "--no-timing", "--joined", filepath.Join(dir, "j1.jsonl"))
+	three, _ := cli(t, 0, append(append([]string{"sweep", "merge", "--sweep", sweepPath}, parts...), "-o", "json", "--no-timing", "--joined", filepath.Join(dir, "j3.jsonl"))...)
 	if one != three {
 		t.Fatalf("3 shards merge differently:\n%s", cmp.Diff(one, three))
 	}
@@ -85,15 +86,15 @@ func TestSweepRunAndMerge(t *testing.T) {
 		t.Fatalf("merged: %s", one)
 	}
 	// With timing: decision p99 per group, only under timing.
-	withTiming, _ := cli(t, 0, "sweep", "merge", whole, "-o", "json")
+	withTiming, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, whole, "-o", "json")
 	if stripped, plain := stripTiming(t, withTiming), stripTiming(t, one); !cmp.Equal(stripped, plain) || !strings.Contains(withTiming, `"decision_p99_us"`) {
 		t.Fatalf("timing is not confined to timing keys:\n%s", cmp.Diff(stripped, plain))
 	}
-	table, _ := cli(t, 0, "sweep", "merge", whole, "-o", "table", "--plots", filepath.Join(dir, "fig"))
+	table, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, whole, "-o", "table", "--plots", filepath.Join(dir, "fig"))
 	if !strings.Contains(table, "24 cells; mean [95% CI] (median)") || !regexp.MustCompile(`w\.json\s+rrh\s+4\s`).MatchString(table) {
 		t.Fatalf("table:\n%s", table)
 	}
-	csv, _ := cli(t, 0, "sweep", "merge", whole, "-o", "csv")
+	csv, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, whole, "-o", "csv")
 	if lines := strings.Split(strings.TrimSpace(csv), "\n"); lines[0] != "workload,policy,seeds,metric,mean,median,ci95_low,ci95_high" || len(lines) != 1+6*7 {
 		t.Fatalf("csv has %d lines:\n%s", len(lines), csv)
 	}
@@ -163,8 +164,8 @@ func TestSweepResumeTruncated(t *testing.T) {
 	}
 	other := filepath.Join(dir, "other.jsonl")
 	cli(t, 0, "sweep", "run", sweepPath, "--shard", "0/2", "--out", other)
-	a, _ := cli(t, 0, "sweep", "merge", other, ref, "--no-timing", "-o", "json", "--joined", filepath.Join(dir, "a.jsonl"))
-	b, _ := cli(t, 0, "sweep", "merge", other, part, "--no-timing", "-o", "json", "--joined", filepath.Join(dir, "b.jsonl"))
+	a, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, other, ref, "--no-timing", "-o", "json", "--joined", filepath.Join(dir, "a.jsonl"))
+	b, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, other, part, "--no-timing", "-o", "json", "--joined", filepath.Join(dir, "b.jsonl"))
 	if a != b || readFile(t, filepath.Join(dir, "a.jsonl")) != readFile(t, filepath.Join(dir, "b.jsonl")) {
 		t.Fatalf("the resumed shard merges differently:\n%s", cmp.Diff(a, b))
 	}
@@ -179,18 +180,18 @@ func TestSweepMergeMissingAndErrors(t *testing.T) {
 		cli(t, 0, "sweep", "run", sweepPath, "--shard", fmt.Sprintf("%d/4", k), "--out", p)
 		parts = append(parts, p)
 	}
-	_, errOut := cli(t, 1, "sweep", "merge", parts[0], parts[1], parts[3])
+	_, errOut := cli(t, 1, "sweep", "merge", "--sweep", sweepPath, parts[0], parts[1], parts[3])
 	if !strings.Contains(errOut, "6 of 24 cells missing: 2, 6, 10, 14, 18, 22") {
 		t.Fatalf("missing shard: %s", errOut)
 	}
-	_, errOut = cli(t, 1, "sweep", "merge", parts[0], parts[1], parts[2], parts[3], parts[2])
+	_, errOut = cli(t, 1, "sweep", "merge", "--sweep", sweepPath, parts[0], parts[1], parts[2], parts[3], parts[2])
 	if !strings.Contains(errOut, "6 cells recorded more than once") {
 		t.Fatalf("repeated shard: %s", errOut)
 	}
 	// A torn last line counts as missing, with a hint.
 	data := readFile(t, parts[2])
 	os.WriteFile(parts[2], []byte(data[:len(data)-20]), 0o644)
-	_, errOut = cli(t, 1, append([]string{"sweep", "merge"}, parts...)...)
+	_, errOut = cli(t, 1, append([]string{"sweep", "merge", "--sweep", sweepPath}, parts...)...)
 	if !strings.Contains(errOut, "ends in a torn line") || !strings.Contains(errOut, "1 of 24 cells missing: 22") {
 		t.Fatalf("torn part: %s", errOut)
 	}
@@ -206,9 +207,9 @@ func TestSweepMergeMissingAndErrors(t *testing.T) {
 		t.Fatalf("missing workload: %s", errOut)
 	}
 	cli(t, 2, "sweep", "run", sweepPath, "--shard", "4/4")
-	cli(t, 2, "sweep", "merge", parts[0], "-o", "xml")
+	cli(t, 2, "sweep", "merge", "--sweep", sweepPath, parts[0], "-o", "xml")
 	os.WriteFile(filepath.Join(dir, "junk.jsonl"), []byte("{\"cell\": 1}\n"), 0o644)
-	_, errOut = cli(t, 2, "sweep", "merge", filepath.Join(dir, "junk.jsonl"))
+	_, errOut = cli(t, 2, "sweep", "merge", "--sweep", sweepPath, filepath.Join(dir, "junk.jsonl"))
 	if !strings.Contains(errOut, "junk.jsonl:1: not a sweep record") {
 		t.Fatalf("junk part: %s", errOut)
 	}
@@ -270,10 +271,10 @@ func TestSweepSlurmSubmit(t *testing.T) {
 // policies × 3 seeds with the bound) in each output format, byte for byte; the parts
 // are inputs here, so the timing figures are fixed too. Regenerate with -update.
 func TestSweepMergeGolden(t *testing.T) {
-	parts := []string{"testdata/sweep/part-1.jsonl", "testdata/sweep/part-0.jsonl"}
+	sweepPath, parts := "testdata/sweep/grid.json", []string{"testdata/sweep/part-1.jsonl", "testdata/sweep/part-0.jsonl"}
 	for _, format := range []string{"json", "table", "csv"} {
 		t.Run(format, func(t *testing.T) {
-			out, _ := cli(t, 0, append(append([]string{"sweep", "merge"}, parts...), "-o", format)...)
+			out, _ := cli(t, 0, append(append([]string{"sweep", "merge", "--sweep", sweepPath}, parts...), "-o", format)...)
 			golden := "testdata/sweep/merged." + format
 			if *update {
 				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
@@ -309,7 +310,7 @@ func TestSweepFailedCell(t *testing.T) {
 	if !strings.Contains(errOut, "0 cells run, 4 already recorded") {
 		t.Fatalf("rerun: %s", errOut)
 	}
-	out, errOut := cli(t, 1, "sweep", "merge", part, "-o", "json")
+	out, errOut := cli(t, 1, "sweep", "merge", "--sweep", sweepPath, part, "-o", "json")
 	var m struct {
 		Groups []struct{ Workload string }
 		Failed []struct {
@@ -333,5 +334,85 @@ func TestSweepRunProgressOnTerminal(t *testing.T) {
 		Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, IsTerminal: true})
 	if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "shard 0/1") || !strings.Contains(errOut.String(), "(1/3") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// Two `sweep run` on one --out: the second is refused (exit 2) naming the first's PID,
+// and writes nothing; the first, stopped, leaves a part that a rerun completes and
+// that merges.
+func TestSweepRunRefusesASecondWriter(t *testing.T) {
+	sweepPath := writeSweep(t, `{"workloads": ["w.json"], "policies": ["fifo", "edf", "fair", "rrh"], "replications": 50}`)
+	part := filepath.Join(t.TempDir(), "p.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type outcome struct {
+		code   int
+		stderr string
+	}
+	first := make(chan outcome, 1)
+	go func() {
+		code, _, errOut := runCLI(ctx, "", "sweep", "run", sweepPath, "--workers", "1", "--out", part)
+		first <- outcome{code, errOut}
+	}()
+	for polls := 0; ; polls++ {
+		if data, _ := os.ReadFile(part); strings.Count(string(data), "\n") >= 2 {
+			break
+		}
+		if polls > 100000 {
+			t.Fatal("the first run wrote nothing")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	before := readFile(t, part)
+	_, errOut := cli(t, 2, "sweep", "run", sweepPath, "--workers", "1", "--out", part)
+	if want := fmt.Sprintf("is being written by another run (PID %d on ", os.Getpid()); !strings.Contains(errOut, want) {
+		t.Fatalf("second run: %s (want %q)", errOut, want)
+	}
+	cancel()
+	r := <-first
+	if r.code != 1 || !strings.Contains(r.stderr, "interrupted after") {
+		t.Fatalf("first run: exit %d: %s", r.code, r.stderr)
+	}
+	after := readFile(t, part)
+	if !strings.HasPrefix(after, before) || strings.Count(after, `{"sweep"`) != strings.Count(after, "\n") {
+		t.Fatalf("the part is not the first run's lines alone:\n%s", after)
+	}
+	_, errOut = cli(t, 0, "sweep", "run", sweepPath, "--workers", "2", "--out", part)
+	if !strings.Contains(errOut, " left") || strings.Contains(errOut, ": 0 cells run") {
+		t.Fatalf("rerun: %s", errOut)
+	}
+	out, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, part, "-o", "json", "--no-timing")
+	if !strings.Contains(out, `"cells": 200`) {
+		t.Fatalf("merge: %s", out)
+	}
+}
+
+// merge checks every record against the cell the sweep file says it is: a record whose
+// policy was edited no longer merges into a phantom group (exit 0 before) but exits 2
+// naming the part, the line and the field; the sweep file is required, and another
+// sweep's file is refused.
+func TestSweepMergeChecksRecordsAgainstTheSweep(t *testing.T) {
+	sweepPath := writeSweep(t, `{"workloads": ["w.json"], "policies": ["fifo", "edf"], "seeds": [1, 2]}`)
+	part := filepath.Join(t.TempDir(), "p.jsonl")
+	cli(t, 0, "sweep", "run", sweepPath, "--out", part)
+	good := readFile(t, part)
+	lines := strings.SplitAfter(good, "\n")
+	lines[2] = strings.Replace(lines[2], `"policy":"edf"`, `"policy":"fair"`, 1)
+	os.WriteFile(part, []byte(strings.Join(lines, "")), 0o644)
+	_, errOut := cli(t, 2, "sweep", "merge", "--sweep", sweepPath, part)
+	if want := part + `:3: field "policy" is "fair", but cell 2 of the sweep file has policy "edf"`; !strings.Contains(errOut, want) {
+		t.Fatalf("edited record: %s (want %q)", errOut, want)
+	}
+	os.WriteFile(part, []byte(good), 0o644)
+	if _, errOut := cli(t, 2, "sweep", "merge", part); !strings.Contains(errOut, `required flag(s) "sweep" not set`) {
+		t.Fatalf("no --sweep: %s", errOut)
+	}
+	other := writeSweep(t, `{"workloads": ["w.json"], "policies": ["fifo", "edf"], "seeds": [1, 3]}`)
+	if _, errOut := cli(t, 2, "sweep", "merge", "--sweep", other, part); !strings.Contains(errOut, part+":1: a record of sweep ") || !strings.Contains(errOut, "another sweep file, or this one or a workload of it changed since the run") {
+		t.Fatalf("another sweep file: %s", errOut)
+	}
+	out, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, part, "-o", "json", "--no-timing")
+	if !strings.Contains(out, `"cells": 4`) {
+		t.Fatalf("merge: %s", out)
 	}
 }

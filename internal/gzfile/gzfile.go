@@ -1,5 +1,6 @@
 // Package gzfile opens a model file for reading, decompressing it when its name ends in
-// ".gz" (the Netlib and MIPLIB collections ship that way), for the MPS and LP readers.
+// ".gz" (the Netlib and MIPLIB collections and the Parallel Workloads Archive ship that
+// way), for the MPS and LP readers and gen --family swf.
 package gzfile
 
 import (

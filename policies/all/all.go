@@ -50,6 +50,21 @@ func Names() []string {
 	return names
 }
 
+// Repeated returns the indices (earlier, later) of the first label that repeats an
+// earlier one, or (-1, -1). A run of several policies — simulate --policies, a sweep
+// file's policies — names each once: a repeat would run the same policy twice and
+// report it as two.
+func Repeated(labels []string) (earlier, later int) {
+	seen := make(map[string]int, len(labels))
+	for i, l := range labels {
+		if j, dup := seen[l]; dup {
+			return j, i
+		}
+		seen[l] = i
+	}
+	return -1, -1
+}
+
 // New returns a fresh policy by name.
 func New(name string) (policies.Policy, error) {
 	c, ok := constructors[name]

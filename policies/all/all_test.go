@@ -23,3 +23,19 @@ func TestNames(t *testing.T) {
 		t.Error("an unknown name was accepted")
 	}
 }
+
+func TestRepeated(t *testing.T) {
+	for _, c := range []struct {
+		labels         []string
+		earlier, later int
+	}{
+		{nil, -1, -1},
+		{[]string{"fifo", "edf", "rrh"}, -1, -1},
+		{[]string{"fifo", "edf", "fifo", "edf"}, 0, 2},
+		{[]string{"a", "b", "b", "a"}, 1, 2},
+	} {
+		if e, l := Repeated(c.labels); e != c.earlier || l != c.later {
+			t.Errorf("Repeated(%q) = %d, %d; want %d, %d", c.labels, e, l, c.earlier, c.later)
+		}
+	}
+}

@@ -72,8 +72,13 @@
 // # The Deadline Constraint scheduler
 //
 // As §III describes it: s_r^max = A + D − ε̃^r, n_m^min map slots free at arrival, R reduce
-// slots free at the instant s_r^max. See DC for the counting of free slots and n_m^min.
-// TestDCMissesConstructed and TestDCRejectsFeasible show the deficiencies §III lists.
+// slots free at the instant s_r^max. See DC for the counting of free slots and n_m^min,
+// and for the dispatcher, which rtmr.txt does not describe. TestDCMissesConstructed and
+// TestDCRejectsFeasible show the deficiencies §III lists. That DC's admitted jobs miss
+// with no task over its estimate needs conditions §III does not state, and has a second
+// cause with our dispatcher; the hand-made workloads in testdata (TestDCSection3Workload,
+// TestDCEarlyReduceWorkload) and TestDCMissCauses, which switches on dcRules' interval
+// check and RTMR's reservation one at a time, decide both.
 //
 // # The exact reference
 //

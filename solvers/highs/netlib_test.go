@@ -20,3 +20,10 @@ func TestNetlib(t *testing.T) {
 func BenchmarkNetlib(b *testing.B) {
 	netlib.Bench(b, func() solvers.Solver { return New() })
 }
+
+// TestNetlibFull checks every reference optimum of the whole Netlib LP collection
+// against HiGHS (point and dual certificate too), when the collection is there (see
+// netlib.RunFull).
+func TestNetlibFull(t *testing.T) {
+	netlib.RunFull(t, func() solvers.Solver { return New() }, netlib.Config{Duals: true})
+}

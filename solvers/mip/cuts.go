@@ -14,10 +14,17 @@ import (
 
 // Cut loop parameters.
 const (
-	maxCutRounds  = 30
-	minViolation  = 1e-4
-	cutStallLimit = 3 // rounds in a row that move the bound by less than cutProgress
-	cutProgress   = 1e-5
+	// cutMaxAge: a cut whose row has been slack (its logical basic) at this many root LPs
+	// in a row leaves the LP (HiGHS and SCIP age cuts the same way), so that the LP the
+	// rounds re-solve stays small.
+	cutMaxAge = 3
+	// cutMaxParallel: of two cuts of one round whose coefficient vectors have a cosine
+	// above this, only the more efficacious is added (Achterberg §8.9's parallelism).
+	cutMaxParallel = 0.999
+	maxCutRounds   = 100 // sp150x300d's bound still rises after 60 rounds
+	minViolation   = 1e-4
+	cutStallLimit  = 3 // rounds in a row that move the bound by less than cutProgress
+	cutProgress    = 1e-5
 )
 
 // cut is a row Σ coef·x ≤ rhs.
@@ -44,6 +51,7 @@ func (s *search) cutRounds(root lpResult) lpResult {
 	m0 := base.NumRows()
 	seen := map[string]bool{}
 	vubs := s.findVUBs(base, rv)
+	var ages []int // per cut row (row m0 + k): rounds in a row its logical was basic
 	stall := 0
 	for round := 0; round < maxCutRounds; round++ {
 		if s.limitReached() {
@@ -72,10 +80,12 @@ func (s *search) cutRounds(root lpResult) lpResult {
 				}
 			}
 		}
+		cuts = selectCuts(cuts, root.x)
 		if len(cuts) == 0 {
 			break
 		}
 		s.addCuts(cuts)
+		ages = append(ages, make([]int, len(cuts))...)
 		r := s.solveLP(s.lo, s.up, root.basis, 0)
 		if r.status == solvers.Infeasible {
 			return r
@@ -84,7 +94,8 @@ func (s *search) cutRounds(root lpResult) lpResult {
 			s.lpStop(r.status)
 			return root
 		}
-		s.logf("mip: cut round %d: %d cuts, bound %.10g", round, len(cuts), r.obj)
+		s.logf("mip: cut round %d: %d cuts, bound %.10g, %d rows", round, len(cuts), r.obj, s.w.NumRows())
+		r, ages = s.ageCuts(r, m0, ages)
 		if r.obj-root.obj < cutProgress*math.Max(1, math.Abs(root.obj)) {
 			stall++
 		} else {
@@ -98,20 +109,107 @@ func (s *search) cutRounds(root lpResult) lpResult {
 	return s.dropSlackCuts(root, m0)
 }
 
+// ageCuts counts, per cut row, the root LPs in a row at which it was slack, and removes
+// the cuts slack cutMaxAge times; it returns r with the basis of the rows kept and the
+// ages of the cuts kept.
+func (s *search) ageCuts(r lpResult, m0 int, ages []int) (lpResult, []int) {
+	if r.basis == nil {
+		return r, ages
+	}
+	for k := range ages {
+		if r.basis.Rows[m0+k] == solvers.Basic {
+			ages[k]++
+		} else {
+			ages[k] = 0
+		}
+	}
+	r, newIndex := s.dropCuts(r, m0, func(i int) bool { return ages[i-m0] >= cutMaxAge })
+	kept := ages[:0]
+	for k, a := range ages {
+		if newIndex[m0+k] >= 0 {
+			kept = append(kept, a)
+		}
+	}
+	return r, kept
+}
+
+// selectCuts orders one round's cuts by efficacy at x (violation over the norm of the
+// coefficients) and drops each cut nearly parallel (cosine above cutMaxParallel) to a
+// more efficacious one kept.
+func selectCuts(cuts []cut, x []float64) []cut {
+	type scored struct {
+		c    cut
+		eff  float64
+		norm float64
+	}
+	sc := make([]scored, 0, len(cuts))
+	for _, c := range cuts {
+		act, norm := 0.0, 0.0
+		for k, j := range c.cols {
+			act += c.coef[k] * x[j]
+			norm += c.coef[k] * c.coef[k]
+		}
+		norm = math.Sqrt(norm)
+		if norm == 0 {
+			continue
+		}
+		sc = append(sc, scored{c, (act - c.rhs) / norm, norm})
+	}
+	slices.SortStableFunc(sc, func(a, b scored) int { return cmp.Compare(b.eff, a.eff) })
+	var out []cut
+	var kept []scored
+	dense := map[int]float64{}
+	for _, a := range sc {
+		clear(dense)
+		for k, j := range a.c.cols {
+			dense[j] = a.c.coef[k]
+		}
+		parallel := false
+		for _, b := range kept {
+			dot := 0.0
+			for k, j := range b.c.cols {
+				dot += dense[j] * b.c.coef[k]
+			}
+			if dot/(a.norm*b.norm) > cutMaxParallel {
+				parallel = true
+				break
+			}
+		}
+		if !parallel {
+			kept = append(kept, a)
+			out = append(out, a.c)
+		}
+	}
+	return out
+}
+
 // dropSlackCuts removes the cuts (rows from m0 on) whose logical is basic in the root
 // LP's optimal basis: they do not bind there, and every node LP would carry them. The
 // basis minus those rows stays a basis (each removed row takes its basic logical along).
 func (s *search) dropSlackCuts(root lpResult, m0 int) lpResult {
-	if root.status != solvers.Optimal || root.basis == nil {
-		return root
-	}
+	before := s.w.NumRows()
+	root, _ = s.dropCuts(root, m0, func(int) bool { return true })
+	s.logf("mip: %d of %d cuts kept", s.w.NumRows()-m0, before-m0)
+	return root
+}
+
+// dropCuts removes the cuts (rows from m0 on) whose logical is basic in root's basis and
+// for which drop(i) holds; it returns the LP result with the basis of the rows kept and,
+// per old row, its new index (−1 when dropped).
+func (s *search) dropCuts(root lpResult, m0 int, drop func(i int) bool) (lpResult, []int) {
 	p := s.w
 	m := p.NumRows()
-	keep := make([]bool, m)
 	newIndex := make([]int, m)
+	if root.status != solvers.Optimal || root.basis == nil {
+		for i := range newIndex {
+			newIndex[i] = i
+		}
+		return root, newIndex
+	}
+	keep := make([]bool, m)
 	k := 0
 	for i := range m {
-		keep[i] = i < m0 || root.basis.Rows[i] != solvers.Basic
+		keep[i] = i < m0 || root.basis.Rows[i] != solvers.Basic || !drop(i)
 		newIndex[i] = -1
 		if keep[i] {
 			newIndex[i] = k
@@ -119,7 +217,7 @@ func (s *search) dropSlackCuts(root lpResult, m0 int) lpResult {
 		}
 	}
 	if k == m {
-		return root
+		return root, newIndex
 	}
 	q := *p
 	q.AStart = make([]int, p.NumCols()+1)
@@ -142,10 +240,9 @@ func (s *search) dropSlackCuts(root lpResult, m0 int) lpResult {
 			b.Rows = append(b.Rows, root.basis.Rows[i])
 		}
 	}
-	s.logf("mip: %d of %d cuts kept", k-m0, m-m0)
 	s.w = &q
 	root.basis = b
-	return root
+	return root, newIndex
 }
 
 // coverCuts separates a lifted cover inequality from each side of row i that, after

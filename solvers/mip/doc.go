@@ -28,10 +28,17 @@
 //     LP point off; and lifted (extended) knapsack cover inequalities from the rows whose
 //     integer part is binary (Achterberg §8.1; negative coefficients are complemented,
 //     other columns bounded by their activity); and complemented mixed-integer rounding
-//     cuts from single rows (Marchand and Wolsey 2001; Achterberg §8.2), with continuous
-//     columns substituted by their nearest bound or variable upper bound x ≤ u·y and the
-//     divisor δ chosen among the integer coefficients. Cuts that do not bind at the last
-//     root LP are dropped before the tree.
+//     cuts (Marchand and Wolsey 2001; Achterberg §8.2) from single rows and from the rows
+//     path aggregation builds from them (up to five more rows, each cancelling the
+//     continuous column farthest from its bounds with the tightest row that holds it),
+//     with continuous columns substituted by their nearest bound or variable upper bound
+//     x ≤ u·y (y binary or a general integer) and the divisor δ chosen among the integer
+//     coefficients (with δ = u on a flow-conservation row this is the flow cover
+//     x_a ≤ d·y_a + outflow, so f₀ = d/u as small as 1e-4 is accepted). Each round's cuts are ordered by efficacy and a cut nearly parallel
+//     to a more efficacious one (cosine above 0.999) is not added; a cut whose row was
+//     slack at three root LPs in a row leaves the LP (aging, as in HiGHS and SCIP), so
+//     the LP the rounds re-solve stays small. Cuts that do not bind at the last root LP
+//     are dropped before the tree.
 //   - Node selection: best bound, with plunging (Achterberg §6.3): after branching, the
 //     search continues with a child of the node just solved while that child's bound
 //     stays within a fraction of the gap, then returns to the open node of least bound.

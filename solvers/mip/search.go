@@ -61,12 +61,16 @@ type search struct {
 	rootObj float64
 	rootX   []float64
 	rootD   []float64
+
+	// maxAggr is the number of rows path aggregation may add in the c-MIR separator
+	// (mirMaxAggr; tests set 0 to separate from single rows only).
+	maxAggr int
 }
 
 func newSearch(ctx context.Context, p *model.Problem, sv *Solver, opt solvers.Options) *search {
 	s := &search{ctx: ctx, orig: p, sv: sv, opt: opt, lp: &simplex.Solver{},
 		intTol: DefaultIntegralityTol, absGap: DefaultAbsGap, relGap: DefaultRelGap,
-		pruned: math.Inf(1), lost: math.Inf(1)}
+		pruned: math.Inf(1), lost: math.Inf(1), maxAggr: mirMaxAggr}
 	if opt.MIPGap > 0 {
 		s.relGap = opt.MIPGap
 	}

@@ -8,7 +8,12 @@
 //
 //	netlib.Run(t, func() solvers.Solver { return mybackend.New() }, netlib.Config{MIP: true})
 //
-// and Run reads each model with coraopt's own readers (model/mps, model/lpformat), solves
+// RunFull does the same over the whole Netlib LP collection (models.FullCollection: 91
+// LPs, each file checked against its SHA-256 first), which is not committed either and
+// which make deps does not fetch: it is read from $CORAOPT_NETLIB_DIR or the cache's
+// netlib directory, and RunFull skips, saying so, when neither holds it.
+//
+// Run reads each model with coraopt's own readers (model/mps, model/lpformat), solves
 // it, and checks: the status (Optimal, Infeasible or Unbounded, accepting
 // InfeasibleOrUnbounded where Config says the backend cannot tell them apart); for an
 // optimum, the objective against the reference to 1e-6 relative, the point against every

@@ -93,6 +93,11 @@ func checkNames(cfg Config) error {
 	for _, c := range Cases() {
 		names = append(names, c.Name)
 	}
+	return checkNamesIn(cfg, names)
+}
+
+// checkNamesIn is checkNames over the cases named names.
+func checkNamesIn(cfg Config, names []string) error {
 	var bad []string
 	for what, m := range map[string]map[string]string{"MayStop": cfg.MayStop, "Exclude": cfg.Exclude} {
 		for name, reason := range m {
@@ -126,6 +131,39 @@ func Run(t *testing.T, newSolver func() solvers.Solver, cfg Config) {
 				t.Skip(reason)
 			}
 			runCase(t, newSolver(), cfg, c, filepath.Join(dir, c.File))
+		})
+	}
+}
+
+// RunFull is Run over the whole Netlib LP collection (models.FullCollection) in the
+// directory models.FullDir names, each file checked against its SHA-256 first. The
+// collection is not committed and make deps does not install it, so RunFull skips, with
+// the reason, when the directory is missing, in every build; a file that is there but
+// fails its checksum fails the case. MayStop and Exclude name FullCollection's cases.
+func RunFull(t *testing.T, newSolver func() solvers.Solver, cfg Config) {
+	t.Helper()
+	cfg = cfg.withDefaults()
+	var names []string
+	for _, c := range models.FullCollection() {
+		names = append(names, c.Name)
+	}
+	if err := checkNamesIn(cfg, names); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := models.FullDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, c := range models.FullCollection() {
+		t.Run(c.Name, func(t *testing.T) {
+			if reason := skipReason(c, cfg); reason != "" {
+				t.Skip(reason)
+			}
+			path := filepath.Join(dir, c.File)
+			if err := models.VerifyFile(c, path); err != nil {
+				t.Fatal(err)
+			}
+			runCase(t, newSolver(), cfg, c, path)
 		})
 	}
 }

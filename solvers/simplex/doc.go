@@ -41,9 +41,13 @@
 //   - Scaling by equilibration, rows then columns, powers of two (fixed columns are left
 //     out); it beat geometric-mean passes by 23% in iterations on the Netlib set.
 //   - A light presolve: free, empty and singleton rows (a singleton row becomes a bound
-//     on its column when it tightens it beyond rounding), fixed and empty columns;
-//     postsolve recovers primal values, row duals (an active singleton row takes over
-//     its column's reduced cost) and a basis of the original problem. An infeasibility
+//     on its column when it tightens it beyond rounding), fixed and empty columns; then
+//     doubleton equations a·x_j + b·x_k = r (Andersen and Andersen 1995, as HiGHS's
+//     presolve): x_k, the column with the larger coefficient, is substituted out of the
+//     other rows and the objective and its bounds become x_j's; postsolve recovers
+//     primal values, row duals (an active singleton row takes over its column's reduced
+//     cost; a doubleton row's dual makes x_k's reduced cost zero, or x_j's when x_j sits
+//     at a bound x_k set) and a basis of the original problem. An infeasibility
 //     found on the presolved problem is confirmed on the original one, and an optimum
 //     whose certificate postsolve spoiled (duals carried through tiny coefficients) is
 //     checked against a solve without presolve.

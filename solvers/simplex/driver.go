@@ -10,7 +10,10 @@ const maxRounds = 12
 //     with perturbed costs; afterwards the perturbation is removed and any dual
 //     infeasibility left is cleaned up by the primal simplex;
 //   - a primal feasible but dual infeasible basis (typical of warm starts after an
-//     objective change) goes to the primal simplex;
+//     objective change) goes to the primal simplex — except a cold start's slack basis
+//     whose dual infeasibilities are all on boxed columns: flipping them to their other
+//     bound makes it dual feasible, and the dual simplex, as HiGHS runs it, takes far
+//     fewer iterations there (fit2d: 192 instead of the primal's 8,443);
 //   - otherwise the dual phase 1 subproblem restores dual feasibility; if it cannot, the
 //     LP is dual infeasible, and a dual simplex on zero (perturbed) costs decides between
 //     primal infeasible and, after a primal simplex on the true costs, unbounded.
@@ -39,7 +42,7 @@ func (s *simplex) run() outcome {
 			s.computeDual()
 			continue
 		}
-		if pcnt == 0 {
+		if pcnt == 0 && (other > 0 || !(s.coldStart && round == 0)) {
 			if s.perturbed {
 				s.restoreCosts()
 				s.computeDual()

@@ -3,6 +3,7 @@ package simplex
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/coraopt/coraopt/model"
@@ -109,5 +110,106 @@ func TestFixedVariableEntersBeforeRay(t *testing.T) {
 		if err := solvertest.CheckPrimal(p, sol, solvertest.Tolerances{Feas: 1e-7}); err != nil {
 			t.Errorf("%+v: %v", *s, err)
 		}
+	}
+}
+
+// fitLike is an LP shaped like Netlib's fit1d and fit2d: a few ≤ rows and many boxed
+// columns whose costs pull them off their lower bounds, so the slack basis is primal
+// feasible and dual infeasible on boxed columns only.
+func fitLike(rows, cols int, seed uint64) *model.Problem {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	p := &model.Problem{Name: "fitlike", Sense: model.Minimize, AStart: []int{0}}
+	for range cols {
+		p.ColCost = append(p.ColCost, -1-9*rng.Float64())
+		p.ColLower = append(p.ColLower, 0)
+		p.ColUpper = append(p.ColUpper, 1+rng.Float64())
+		for i := range rows {
+			if rng.Float64() < 0.7 {
+				p.AIndex = append(p.AIndex, i)
+				p.AValue = append(p.AValue, 1+5*rng.Float64())
+			}
+		}
+		p.AStart = append(p.AStart, len(p.AIndex))
+	}
+	for range rows {
+		p.RowLower = append(p.RowLower, math.Inf(-1))
+		p.RowUpper = append(p.RowUpper, float64(cols)/4)
+	}
+	return p
+}
+
+// TestColdStartBoxedGoesDual: a cold start whose slack basis is primal feasible and dual
+// infeasible only on boxed columns flips them and runs the dual simplex (HiGHS's
+// choice, 192 iterations on fit2d where the primal took 8,443), so the primal simplex does
+// at most a cleanup; a warm start with the same shape (a changed objective) still goes
+// to the primal. Both optima agree with the other start's.
+func TestColdStartBoxedGoesDual(t *testing.T) {
+	for seed := range uint64(5) {
+		p := fitLike(8, 300, seed)
+		set := settings{primalTol: DefaultPrimalTol, dualTol: DefaultDualTol, seed: 1, ctx: context.Background()}
+		cold := solveLP(p, set, nil, true, true)
+		if cold.status != solvers.Optimal {
+			t.Fatalf("seed %d: cold start %s", seed, cold.status)
+		}
+		if cold.primalIters*4 > cold.iters {
+			t.Errorf("seed %d: %d of the cold start's %d iterations were primal, want the dual simplex to do the work", seed, cold.primalIters, cold.iters)
+		}
+		// A warm start from the slack basis is primal feasible: the primal simplex runs.
+		slack := &solvers.Basis{Cols: make([]solvers.BasisStatus, p.NumCols()), Rows: make([]solvers.BasisStatus, p.NumRows())}
+		for i := range slack.Rows {
+			slack.Rows[i] = solvers.Basic
+		}
+		warm := solveLP(p, set, slack, true, true)
+		if warm.status != solvers.Optimal || warm.primalIters == 0 {
+			t.Errorf("seed %d: warm start %s with %d primal iterations, want the primal simplex", seed, warm.status, warm.primalIters)
+		}
+		if a, b := p.Objective(cold.x), p.Objective(warm.x); math.Abs(a-b) > 1e-7*math.Max(1, math.Abs(a)) {
+			t.Errorf("seed %d: cold optimum %.10g, warm %.10g", seed, a, b)
+		}
+	}
+}
+
+// TestDoubletonEquations: presolve's second stage eliminates the doubleton equations of
+// a small LP — one whose eliminated column's bound becomes the binding bound of the kept
+// column — and the solve's point, duals and basis, returned through both postsolves,
+// are optimal for the original problem (certificate at 1e-9; a warm start from the basis
+// takes no iteration), with the same optimum as the solve without presolve.
+func TestDoubletonEquations(t *testing.T) {
+	inf := math.Inf(1)
+	// min −x0 − x1 − 2·x2 s.t. x0 + 2·x1 = 4 (doubleton; x1 ∈ [0, 1.5] makes x0 ≥ 1),
+	// x1 − x2 = 0 (doubleton), x0 + x2 ≤ 3.5, all x ≥ 0.
+	p := lp(model.Minimize, []float64{-1, -1, -2}, []float64{0, 0, 0}, []float64{inf, 1.5, inf},
+		[][]float64{{1, 2, 0}, {0, 1, -1}, {1, 0, 1}}, []float64{4, 0, -inf}, []float64{4, 0, 3.5})
+	pre := presolve(p, DefaultPrimalTol)
+	den := make([]float64, 2*(pre.reduced.n+pre.reduced.m))
+	for k := range den {
+		den[k] = 1
+	}
+	st := eliminateDoubletons(pre.reduced, den, DefaultPrimalTol)
+	if st == nil || len(st.ops) != 2 || st.out.m != 1 || st.out.n != 1 {
+		t.Fatalf("doubleton stage %+v, want both equations and two columns eliminated", st)
+	}
+	set := settings{primalTol: DefaultPrimalTol, dualTol: DefaultDualTol, seed: 1, ctx: context.Background()}
+	if r := solveLP(p, set, nil, true, true); r.status != solvers.Optimal || r.resolved {
+		t.Fatalf("solve %s; solved again without presolve: %v (postsolve's certificate failed)", r.status, r.resolved)
+	}
+	sol, err := New().Solve(context.Background(), p, solvers.Options{})
+	if err != nil || sol.Status != solvers.Optimal {
+		t.Fatalf("%v %v", sol.Status, err)
+	}
+	ref, err := (&Solver{NoPresolve: true}).Solve(context.Background(), p, solvers.Options{})
+	if err != nil || math.Abs(sol.Objective-ref.Objective) > 1e-9 {
+		t.Fatalf("objective %g, without presolve %g (%v)", sol.Objective, ref.Objective, err)
+	}
+	tol := solvertest.Tolerances{Obj: 1e-9, Feas: 1e-9, Dual: 1e-9}
+	if err := solvertest.CheckPrimal(p, sol, tol); err != nil {
+		t.Error(err)
+	}
+	if err := solvertest.CheckLPCertificate(p, sol, tol); err != nil {
+		t.Error(err)
+	}
+	warm, err := New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis})
+	if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
+		t.Errorf("warm start from the postsolved basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
 	}
 }

@@ -20,6 +20,14 @@ func TestNetlib(t *testing.T) {
 	netlib.Run(t, func() solvers.Solver { return simplex.New() }, netlib.Config{Duals: true, FeasTol: 1e-7, DualTol: 1e-7})
 }
 
+// TestNetlibFull runs the whole Netlib LP collection (91 models, when
+// $CORAOPT_NETLIB_DIR or the cache holds it; see netlib.RunFull) with the same checks:
+// every optimum to its reference, its point and its dual certificate at 1e-7. The models
+// marked Large (fit2d, pilot87, dfl001, …) run without -short.
+func TestNetlibFull(t *testing.T) {
+	netlib.RunFull(t, func() solvers.Solver { return simplex.New() }, netlib.Config{Duals: true, FeasTol: 1e-7, DualTol: 1e-7})
+}
+
 // TestNetlibQPRejected: primal1 is a Maros–Mészáros QP, which the simplex rejects; its
 // linear part alone is unbounded, which the simplex proves.
 func TestNetlibQPRejected(t *testing.T) {

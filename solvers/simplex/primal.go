@@ -115,6 +115,7 @@ func (s *simplex) primalIteration(q int) iterResult {
 			s.x[q], s.move[q] = s.lower[q], 1
 		}
 		s.iters++
+		s.primalIters++
 		return iterDone
 	}
 	if r < 0 {
@@ -175,6 +176,7 @@ func (s *simplex) primalIteration(q int) iterResult {
 	}
 	s.basisChange(r, q, xq, xl, -thetaD)
 	s.iters++
+	s.primalIters++
 	return iterDone
 }
 

@@ -3,6 +3,7 @@ package simplex_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -22,7 +23,11 @@ var strict = solvertest.Tolerances{Obj: 1e-7, Feas: 1e-7, Dual: 1e-7}
 // x0 satisfies every row and bound, and costs c = Aᵀy0 + d0 with multipliers whose signs
 // match the row and column types, so (y0, d0) is dual feasible. It returns the LP and the
 // dual objective of (y0, d0), a lower bound (upper for a maximization) on the optimum.
-func randomBoundedLP(t *rapid.T) (*model.Problem, float64) {
+func randomBoundedLP(t *rapid.T) (*model.Problem, float64) { return randomLP(t, false) }
+
+// randomLP is randomBoundedLP; with doubletons, each row is, with probability ½, an
+// equality with two entries (presolve's doubleton equations).
+func randomLP(t *rapid.T, doubletons bool) (*model.Problem, float64) {
 	n := rapid.IntRange(1, 14).Draw(t, "n")
 	m := rapid.IntRange(0, 12).Draw(t, "m")
 	density := rapid.SampledFrom([]float64{0.25, 0.5, 0.9}).Draw(t, "density")
@@ -32,8 +37,26 @@ func randomBoundedLP(t *rapid.T) (*model.Problem, float64) {
 	}
 	p.Offset = float64(rapid.IntRange(-3, 3).Draw(t, "offset"))
 	dense := make([][]float64, m)
+	equality := make([]bool, m)
 	for i := range dense {
 		dense[i] = make([]float64, n)
+		if doubletons && n >= 2 && rapid.Bool().Draw(t, "doubleton") {
+			j := rapid.IntRange(0, n-1).Draw(t, "dj")
+			k := rapid.IntRange(0, n-2).Draw(t, "dk")
+			if k >= j {
+				k++
+			}
+			nonzero := func(label string) float64 {
+				v := float64(rapid.IntRange(1, 6).Draw(t, label))
+				if rapid.Bool().Draw(t, label+"neg") {
+					v = -v
+				}
+				return v
+			}
+			dense[i][j], dense[i][k] = nonzero("da"), nonzero("db")
+			equality[i] = true
+			continue
+		}
 		for j := range dense[i] {
 			if rapid.Float64Range(0, 1).Draw(t, "nz") < density {
 				dense[i][j] = float64(rapid.IntRange(-6, 6).Draw(t, "a"))
@@ -70,7 +93,11 @@ func randomBoundedLP(t *rapid.T) (*model.Problem, float64) {
 			ax += dense[i][j] * x0[j]
 		}
 		lo, up := ax-float64(rapid.IntRange(0, 2).Draw(t, "rl")), ax+float64(rapid.IntRange(0, 2).Draw(t, "ru"))
-		switch rapid.IntRange(0, 4).Draw(t, "rowtype") {
+		rowType := 4
+		if !equality[i] {
+			rowType = rapid.IntRange(0, 4).Draw(t, "rowtype")
+		}
+		switch rowType {
 		case 0: // ranged or equality
 			y0[i] = float64(rapid.IntRange(-3, 3).Draw(t, "y0"))
 		case 1: // ≥
@@ -161,6 +188,43 @@ func TestPropertyOptimal(t *testing.T) {
 			if math.Abs(z-objs[0]) > 1e-7*math.Max(1, math.Abs(objs[0])) {
 				t.Fatalf("configurations disagree: %v", objs)
 			}
+		}
+	})
+}
+
+// TestPropertyDoubletons: on random LPs of which about half the rows are doubleton
+// equations (presolve's second stage eliminates them), the default solver's optimum
+// agrees with the solve without presolve, its point and dual certificate pass at 1e-7,
+// and the basis postsolve returns is optimal: a warm start from it takes no iteration.
+func TestPropertyDoubletons(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p, _ := randomLP(t, true)
+		var log strings.Builder
+		opt := solvers.Options{IterationLimit: 10000, Verbose: &log}
+		sol, err := simplex.New().Solve(context.Background(), p, opt)
+		if err != nil || sol.Status != solvers.Optimal {
+			t.Fatalf("default: %v %v", sol.Status, err)
+		}
+		if strings.Contains(log.String(), "without presolve") {
+			t.Fatalf("postsolve's certificate failed and the solve fell back:\n%s", log.String())
+		}
+		opt.Verbose = nil
+		ref, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
+		if err != nil || ref.Status != solvers.Optimal {
+			t.Fatalf("no presolve: %v %v", ref.Status, err)
+		}
+		if math.Abs(sol.Objective-ref.Objective) > 1e-7*math.Max(1, math.Abs(ref.Objective)) {
+			t.Fatalf("objective %.10g, without presolve %.10g", sol.Objective, ref.Objective)
+		}
+		if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
+			t.Fatal(err)
+		}
+		if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
+			t.Fatal(err)
+		}
+		warm, err := simplex.New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis, IterationLimit: 10000})
+		if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
+			t.Fatalf("warm start from the returned basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
 		}
 	})
 }

@@ -132,6 +132,13 @@ type settings struct {
 	ctx                context.Context
 	verbose            io.Writer
 	seed               uint64
+	noDoubletons       bool // skip presolve's second stage (doubleton equations)
+}
+
+func (set settings) logf(format string, args ...any) {
+	if set.verbose != nil {
+		fmt.Fprintf(set.verbose, format+"\n", args...)
+	}
 }
 
 // Tolerances and schedule.
@@ -188,6 +195,8 @@ type simplex struct {
 	rng                                 *rand.Rand
 	invertions                          int
 	keepFactor                          bool // run may skip the first refactorization (see run)
+	coldStart                           bool // the solve starts from the slack basis (see run)
+	primalIters                         int  // the iterations of the primal simplex, of iters
 }
 
 // recentChange records a basis change for the cycling detector; obj is the objective

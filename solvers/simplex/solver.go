@@ -104,11 +104,15 @@ func ctxStatus(err error) solvers.Status {
 
 // result is the outcome of solveLP in the original problem's space.
 type result struct {
-	status solvers.Status
-	iters  int
-	x      []float64 // original columns; nil when not optimal
-	y      []float64 // row duals, minimization sense
-	basis  *solvers.Basis
+	status      solvers.Status
+	iters       int
+	primalIters int // of iters, those of the primal simplex
+	// resolved: the presolved solve\'s certificate failed after postsolve, and this is the
+	// solve without presolve (see solveLP).
+	resolved bool
+	x        []float64 // original columns; nil when not optimal
+	y        []float64 // row duals, minimization sense
+	basis    *solvers.Basis
 }
 
 func (r *result) fill(p *model.Problem, sol *solvers.Solution) {
@@ -190,10 +194,10 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		pre = identityPresolve(p)
 	}
 	red := pre.reduced
-	lp, rowScale, colScale := buildLP(red, doScale)
+	n1, m1 := red.n, red.m
 	// den[2j], den[2j+1]: max(1, |bound|) for j's lower and upper bound in the original
 	// problem.
-	den := make([]float64, 2*(lp.n+lp.m))
+	den := make([]float64, 2*(n1+m1))
 	mag := func(b float64) float64 {
 		if math.IsInf(b, 0) {
 			return 1
@@ -224,27 +228,52 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		}
 	}
 	for k, i := range pre.rowMap {
-		den[2*(lp.n+k)], den[2*(lp.n+k)+1] = mag(p.RowLower[i]), mag(p.RowUpper[i])
+		den[2*(n1+k)], den[2*(n1+k)+1] = mag(p.RowLower[i]), mag(p.RowUpper[i])
 	}
 	// span[j]: the width of j's range in the original problem (for a row, its activity's).
-	span := make([]float64, lp.n+lp.m)
+	span := make([]float64, n1+m1)
 	for k, j := range pre.colMap {
 		span[k] = p.ColUpper[j] - p.ColLower[j]
 	}
 	for k, i := range pre.rowMap {
-		span[lp.n+k] = p.RowUpper[i] - p.RowLower[i]
+		span[n1+k] = p.RowUpper[i] - p.RowLower[i]
 	}
+	// The second stage: doubleton equations, on the presolved problem.
+	var dst *doubletonStage
+	if doPresolve && warm == nil && !set.noDoubletons {
+		if dst = eliminateDoubletons(red, den, set.primalTol); dst != nil {
+			red = dst.out
+			den2 := make([]float64, 2*(red.n+red.m))
+			span2 := make([]float64, red.n+red.m)
+			for t, j := range dst.colMap {
+				den2[2*t], den2[2*t+1], span2[t] = den[2*j], den[2*j+1], span[j]
+				if d, ok := dst.denLo[j]; ok {
+					den2[2*t] = d
+				}
+				if d, ok := dst.denUp[j]; ok {
+					den2[2*t+1] = d
+				}
+			}
+			for t, i := range dst.rowMap {
+				den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(n1+i)], den[2*(n1+i)+1], span[n1+i]
+			}
+			den, span = den2, span2
+			set.logf("doubleton equations: %d eliminated", len(dst.ops))
+		}
+	}
+	lp, rowScale, colScale := buildLP(red, doScale)
 	s := newSimplex(lp, set)
 	s.setTolerances(den, rowScale, colScale)
 	if warm != nil {
 		s.setWarmBasis(warm)
 	} else {
 		s.setSlackBasis()
+		s.coldStart = true
 	}
 	o := s.optimize(rowScale, colScale, den, span)
 	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
-	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters}
-	if o == outInfeasible && len(pre.ops) > 0 {
+	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters, primalIters: s.primalIters}
+	if o == outInfeasible && (len(pre.ops) > 0 || dst != nil) {
 		// The same caution as above for an infeasible reduced problem.
 		r := solveLP(p, set, nil, false, doScale)
 		r.iters += s.iters
@@ -254,19 +283,24 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		return res
 	}
 	xr, yr, basis := s.unscaled(rowScale, colScale)
+	if dst != nil {
+		xr, yr, basis = dst.postsolve(xr, yr, basis)
+	}
 	x, y, b := pre.postsolve(p, xr, yr, basis)
 	if pre.unboundedIfFeasible {
 		res.status = solvers.Unbounded
 		return res
 	}
 	res.x, res.y, res.basis = x, y, b
-	if len(pre.ops) > 0 && dualityGap(p, x, y) > gapTolerance {
+	if (len(pre.ops) > 0 || dst != nil) && dualityGap(p, x, y) > gapTolerance {
 		// Postsolve carries duals through singleton rows; through tiny coefficients that
 		// can produce duals so large that rounding spoils the certificate. The solve
 		// without presolve computes them from the basis directly; keep the better one.
+		set.logf("duality gap %.3g after postsolve: solving without presolve", dualityGap(p, x, y))
 		set.verbose = nil
 		if r := solveLP(p, set, nil, false, doScale); r.status == solvers.Optimal && dualityGap(p, r.x, r.y) < dualityGap(p, x, y) {
 			r.iters += res.iters
+			r.resolved = true
 			return r
 		}
 	}

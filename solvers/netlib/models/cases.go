@@ -36,6 +36,9 @@ type Case struct {
 	// Large marks the models that take a second or more with at least one backend here;
 	// Run runs them only without -short.
 	Large bool
+	// SHA256 is the checksum of the file as its source distributes it (FullCollection's
+	// gzipped MPS files); empty for the models of HiGHS's check set.
+	SHA256 string
 }
 
 // Sources of reference values.

@@ -5,9 +5,11 @@
 // the test runner over it is package netlib, which the backends' tests call; `coraopt
 // bench --suite netlib` uses this package and so links no test code.
 //
-// The models are the ones HiGHS ships in check/instances; scripts/install-deps.sh
-// unpacks them into the cache (coraopt does not commit them). See package netlib's
-// documentation for how the reference objectives were established.
+// The models of Cases are the ones HiGHS ships in check/instances; scripts/install-deps.sh
+// unpacks them into the cache (coraopt does not commit them). FullCollection is the whole
+// Netlib LP collection (91 models) with SHA-256 checksums, read from FullDir (not
+// committed either; see internal/modelcache.NetlibDir). See package netlib's
+// documentation for how the reference objectives were established, and FullCollection's.
 package models
 
 import (
