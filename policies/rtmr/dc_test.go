@@ -55,7 +55,7 @@ func TestDCMissesConstructed(t *testing.T) {
 	if dc.accepted != 2 || dc.succeeded != 1 || dc.jobs[1].met || dc.jobs[1].finish != 30 {
 		t.Fatalf("DC: accepted %d, succeeded %d, Y finished at %g", dc.accepted, dc.succeeded, dc.jobs[1].finish)
 	}
-	rt := drive(t, w, mustNew(t, w.Cluster, Options{Feedback: true}))
+	rt := drive(t, w, mustNew(t, w.Cluster, SchedulerConfig{Feedback: true}))
 	if rt.accepted != 1 || rt.jobs[1].accepted || rt.SuccessRatio() != 1 {
 		t.Fatalf("RTMR: accepted %d (Y %v), success %g", rt.accepted, rt.jobs[1].accepted, rt.SuccessRatio())
 	}
@@ -82,7 +82,7 @@ func TestDCRejectsFeasible(t *testing.T) {
 	if !dc.jobs[0].accepted || dc.jobs[1].accepted || dc.jobs[2].accepted {
 		t.Fatalf("DC accepted X %v W %v Y %v, want true false false", dc.jobs[0].accepted, dc.jobs[1].accepted, dc.jobs[2].accepted)
 	}
-	rt := drive(t, w, mustNew(t, w.Cluster, Options{}))
+	rt := drive(t, w, mustNew(t, w.Cluster, SchedulerConfig{}))
 	if rt.accepted != 3 || rt.SuccessRatio() != 1 {
 		t.Fatalf("RTMR accepted %d, success %g; want 3, 1", rt.accepted, rt.SuccessRatio())
 	}

@@ -126,7 +126,7 @@ func TestDCSection3Workload(t *testing.T) {
 			if got, want := completion(t, dc, "X"), 1+34*f; math.Abs(got-want) > 1e-9 {
 				t.Errorf("dc: X completes at %g, want 1 + 34f = %g", got, want)
 			}
-			for _, p := range []policies.Policy{rtmr.NewDCPolicyWithRules(true, false), rtmr.NewPolicy(true)} {
+			for _, p := range []policies.Policy{rtmr.NewDCPolicyWithRules(true, false), rtmr.New(rtmr.Config{})} {
 				m := simulatePolicy(t, wf, p)
 				if m.Accepted != 1 || !m.Jobs[1].Rejected || m.SuccessRatio != 1 {
 					t.Errorf("%s: accepted %d, Y rejected %v, success %g; want 1, true, 1", p.Name(), m.Accepted, m.Jobs[1].Rejected, m.SuccessRatio)
@@ -234,17 +234,11 @@ func TestDCMissCauses(t *testing.T) {
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		ws := make([]*workload.Workload, seeds)
 		for s := range ws {
-			gen := rtmr.RTMRWorkload1
-			if fam == "rtmr-2" {
-				gen = rtmr.RTMRWorkload2
-			}
-			rw, err := gen(uint64(s+1), rtmr.Within, rtmr.DefaultGenParams())
+			w, err := hadoop1.RTMRWorkload(fam, uint64(s+1), "within", hadoop1.DefaultRTMRConfig())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ws[s], err = hadoop1.FromRTMR(rw.WithReducesAtMost(30)); err != nil {
-				t.Fatal(err)
-			}
+			ws[s] = hadoop1.WithReducesAtMost(w, 30)
 		}
 		missed := map[string]int{}
 		for _, v := range variants {

@@ -2,7 +2,7 @@ package rtmr
 
 // NewDCPolicyWithRules is the policy "dc" with the counterfactual rules of dcRules
 // switched on, for the external tests that decide what makes DC's admitted jobs miss
-// (TestDCSection3Workload, TestDCMissCauses). Both false is NewDCPolicy.
+// (TestDCSection3Workload, TestDCMissCauses). Both false is NewDCBaseline.
 func NewDCPolicyWithRules(intervalCheck, reserveReduces bool) *Policy {
 	name := "dc"
 	if intervalCheck {

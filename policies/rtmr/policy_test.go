@@ -107,26 +107,13 @@ func TestPaperTables(t *testing.T) {
 			}
 			sums["dc-capped"] = &acc{}
 			for seed := uint64(1); seed <= uint64(seeds); seed++ {
-				gp := rtmr.DefaultGenParams()
-				gp.BeyondFactor = max(1, mode.factor)
-				gen := rtmr.RTMRWorkload1
-				if fam == "rtmr-2" {
-					gen = rtmr.RTMRWorkload2
-				}
-				rw, err := gen(seed, rtmr.RuntimeModel(model), gp)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w, err := hadoop1.FromRTMR(rw)
+				w, err := hadoop1.RTMRFamilyBeyond(fam, seed, model, max(1, mode.factor))
 				if err != nil {
 					t.Fatal(err)
 				}
 				// DC cannot accept a job with more reduces than the cluster has reduce slots
 				// (§III); the core's TestWorkloadTable caps them for DC, and so does this row.
-				capped, err := hadoop1.FromRTMR(rw.WithReducesAtMost(w.Cluster.Pools[w.Cluster.PoolIndex("reduce")].Slots))
-				if err != nil {
-					t.Fatal(err)
-				}
+				capped := hadoop1.WithReducesAtMost(w, w.Cluster.Pools[w.Cluster.PoolIndex("reduce")].Slots)
 				if mode.atEstimates {
 					w, capped = atEstimates(w), atEstimates(capped)
 				}
@@ -217,13 +204,27 @@ func TestPolicyRejectsWhatItCannotModel(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []policies.Policy{rtmr.NewPolicy(true), rtmr.NewDCPolicy()} {
+	for _, p := range []policies.Policy{rtmr.New(rtmr.Config{}), rtmr.NewDCBaseline()} {
 		r, err := sim.Run(context.Background(), w, p, sim.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !r.Jobs[0].Rejected || p.(*rtmr.Policy).Err() == nil {
 			t.Fatalf("%s: rejected %v, err %v", p.Name(), r.Jobs[0].Rejected, p.(*rtmr.Policy).Err())
+		}
+	}
+}
+
+// TestConfigNames: the zero Config is RTMR with feedback ("rtmr"), NoFeedback its
+// variant; the baselines have their own constructors.
+func TestConfigNames(t *testing.T) {
+	for _, c := range []struct {
+		p    *rtmr.Policy
+		name string
+	}{{rtmr.New(rtmr.Config{}), "rtmr"}, {rtmr.New(rtmr.Config{NoFeedback: true}), "rtmr-nofeedback"},
+		{rtmr.NewDCBaseline(), "dc"}, {rtmr.NewFIFOBaseline(), "rtmr-fifo"}} {
+		if c.p.Name() != c.name {
+			t.Errorf("%s, want %s", c.p.Name(), c.name)
 		}
 	}
 }
