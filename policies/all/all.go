@@ -24,7 +24,10 @@ var constructors = map[string]func() policies.Policy{
 	"fair":  func() policies.Policy { return fair.New() },
 	"edf":   func() policies.Policy { return edf.New() },
 	"edf-n": func() policies.Policy { return edf.NewNonPreemptive() },
-	"rrh":   func() policies.Policy { return rrh.New() },
+	// rush.txt §V-B's baselines, one job at a time.
+	"fifo-serial": func() policies.Policy { return fifo.NewSerial() },
+	"edf-serial":  func() policies.Policy { return edf.NewSerial() },
+	"rrh":         func() policies.Policy { return rrh.New() },
 	// RDS with the AR(3) capacity predictor, and with the true future capacity.
 	"rds":       func() policies.Policy { return rds.MustNew(rds.Options{}) },
 	"rds-ideal": func() policies.Policy { return rds.MustNew(rds.Options{Forecast: rds.Ideal}) },
