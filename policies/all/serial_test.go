@@ -52,10 +52,49 @@ func TestSerialBaselinesByHand(t *testing.T) {
 	}
 }
 
+// Hadoop-1 pools of one slot each; A (3 maps of 10 s, 1 reduce of 5 s with slow start
+// 0.3) at 0, B (1 map of 10 s, deadline 30) at 15. A's reduce starts at 10 beside its
+// second map and holds the reduce slot until A's maps end. Under edf-serial B displaces
+// A at 15, but A's reduce waits for A's third map: unless A may still start it (at 20),
+// neither job ever runs again. So A ends at 30, then B at 40 — as under fifo-serial,
+// edf-n and fifo; edf gives B the map slot at 20.
+func TestSerialBaselinesSlowStart(t *testing.T) {
+	rt := func(x float64) *workload.Runtime { return &workload.Runtime{Type: "fixed", Value: x} }
+	w := &workload.Workload{Name: "slowstart", TimeUnit: 1,
+		Cluster: workload.Cluster{Pools: []workload.Pool{{Name: "map", Slots: 1}, {Name: "reduce", Slots: 1}}},
+		Jobs: []workload.Job{
+			{ID: "A", Arrival: 0, Priority: 1, Deadline: 100, Utility: sched.Constant{Value: 1}, Stages: []workload.Stage{
+				{Pool: "map", Tasks: 3, Runtime: rt(10)}, {Pool: "reduce", Tasks: 1, Runtime: rt(5), SlowStart: 0.3}}},
+			{ID: "B", Arrival: 15, Priority: 1, Deadline: 15, Utility: sched.Constant{Value: 1}, Stages: []workload.Stage{{Pool: "map", Tasks: 1, Runtime: rt(10)}}},
+		}}
+	if err := w.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][2]float64{
+		"fifo": {30, 40}, "edf": {40, 30}, "fifo-serial": {30, 40}, "edf-n": {30, 40}, "edf-serial": {30, 40},
+	} {
+		p, err := all.New(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sim.Run(context.Background(), w, p, sim.Options{Record: true})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := sim.CheckInvariants(w, 0, r); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := [2]float64{r.Jobs[0].Completion, r.Jobs[1].Completion}; got != want {
+			t.Errorf("%s: A and B complete at %v, want %v", name, got, want)
+		}
+	}
+}
+
 // serialChecker wraps a serial policy and checks every Pick against the rule it is
-// meant to follow, with the head computed here from the View: a pick is the head and
-// no other job holds a slot (one job at a time); a declined slot is one the head
-// cannot use now, or one it must leave while another job's tasks still run
+// meant to follow (policies.Serial), with the head computed here from the View: at
+// most one job holds slots; a pick goes to the head while no other job holds a slot,
+// or to a displaced job whose early-started next-stage tasks wait for its current
+// stage, for that stage; and no slot is declined that the rule gives a job
 // (work-conserving within the one job).
 type serialChecker struct {
 	policies.Policy
@@ -80,22 +119,43 @@ func (c *serialChecker) head(v policies.View) int {
 	return h
 }
 
-func (c *serialChecker) Pick(v policies.View, s policies.Slot) (int, bool) {
-	j, ok := c.Policy.Pick(v, s)
-	h := c.head(v)
-	othersHold := false
+// due is the job the rule gives slot s to, or -1.
+func (c *serialChecker) due(v policies.View, s policies.Slot) int {
+	var holders []int
 	for _, k := range v.Active() {
 		for p := range v.Pools() {
-			if k != h && v.Held(k, p) > 0 {
-				othersHold = true
+			if v.Held(k, p) > 0 {
+				holders = append(holders, k)
+				break
 			}
 		}
 	}
+	if len(holders) > 1 {
+		c.errs = append(c.errs, fmt.Sprintf("t=%g: jobs %v hold slots at once", v.Now(), holders))
+	}
+	h := c.head(v)
+	if len(holders) == 1 && holders[0] != h {
+		r := holders[0]
+		st := v.Stage(r)
+		if st+1 < len(v.Job(r).Stages) && v.Running(r, st+1) > 0 && v.Job(r).Stages[st].Pool == s.Pool && v.Pending(r, st) > 0 {
+			return r
+		}
+		return -1
+	}
+	if h >= 0 && v.Runnable(h, s.Pool) {
+		return h
+	}
+	return -1
+}
+
+func (c *serialChecker) Pick(v policies.View, s policies.Slot) (int, bool) {
+	want := c.due(v, s)
+	j, ok := c.Policy.Pick(v, s)
 	switch {
-	case ok && (j != h || othersHold):
-		c.errs = append(c.errs, fmt.Sprintf("t=%g: picked job %d (head %d, other jobs hold slots: %v)", v.Now(), j, h, othersHold))
-	case !ok && h >= 0 && v.Runnable(h, s.Pool) && !othersHold:
-		c.errs = append(c.errs, fmt.Sprintf("t=%g: declined a slot of pool %d that the head %d could use, nothing else running", v.Now(), s.Pool, h))
+	case ok && j != want:
+		c.errs = append(c.errs, fmt.Sprintf("t=%g: picked job %d for pool %d, the rule gives it to %d", v.Now(), j, s.Pool, want))
+	case !ok && want >= 0:
+		c.errs = append(c.errs, fmt.Sprintf("t=%g: declined a slot of pool %d that job %d could use under the rule", v.Now(), s.Pool, want))
 	}
 	return j, ok
 }
@@ -126,7 +186,7 @@ func randomJobs(t *rapid.T) *workload.Workload {
 			st := workload.Stage{Pool: pools[s], Tasks: rapid.IntRange(1, 6).Draw(t, fmt.Sprintf("tasks%d_%d", i, s)),
 				Runtime: &workload.Runtime{Type: "gaussian", Mean: 5, Std: 2}}
 			if s > 0 && rapid.Bool().Draw(t, fmt.Sprintf("slow%d", i)) {
-				st.SlowStart = 0.5
+				st.SlowStart = rapid.SampledFrom([]float64{0.05, 0.5}).Draw(t, fmt.Sprintf("slowf%d", i))
 			}
 			j.Stages = append(j.Stages, st)
 		}

@@ -16,8 +16,9 @@
 //     for meeting the jobs' deadlines when jobs are queued in a preemptive queue". A
 //     job arriving with an earlier deadline displaces the running one between tasks:
 //     it starts once the displaced job's running tasks have finished (tasks are never
-//     killed), and the displaced job resumes when it is the earliest again. EDF-N is
-//     the same without displacement.
+//     killed; a displaced job whose reducers started under slow start first finishes
+//     the maps they wait for), and the displaced job resumes when it is the earliest
+//     again. EDF-N is the same without displacement.
 //
 // The deadline is the job's (arrival + deadline), or when it has none the time its
 // utility names (policies.TargetTime), or +Inf; ties go to the earlier job by
