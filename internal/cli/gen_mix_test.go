@@ -49,7 +49,7 @@ func TestGenMix(t *testing.T) {
 			}
 		}
 	}
-	for _, args := range [][]string{
+	genRefused(t, "--mix", [][]string{
 		{"--mix", "0.5,0.5,0.5"},
 		{"--mix", "0.5,0.5"},
 		{"--mix", "-0.2,0.6,0.6"},
@@ -57,10 +57,16 @@ func TestGenMix(t *testing.T) {
 		{"--mix", "NaN,0.5,0.5"},
 		{"--family", "rds", "--mix", "0.2,0.6,0.2"},
 		{"--family", "woha", "--mix", "drawn"},
-	} {
+	})
+}
+
+// genRefused checks that gen with each argument list exits 2 naming flag.
+func genRefused(t *testing.T, flag string, argLists [][]string) {
+	t.Helper()
+	for _, args := range argLists {
 		code, _, errOut := runCLI(context.Background(), "", append([]string{"gen", "--jobs", "5"}, args...)...)
-		if code != ExitBadUsage || !strings.Contains(errOut, "--mix") {
-			t.Errorf("gen %v: exit %d, stderr %q; want exit 2 naming --mix", args, code, errOut)
+		if code != ExitBadUsage || !strings.Contains(errOut, flag) {
+			t.Errorf("gen %v: exit %d, stderr %q; want exit 2 naming %s", args, code, errOut, flag)
 		}
 	}
 }
@@ -124,14 +130,9 @@ func TestGenBeforeIssue28(t *testing.T) {
 			t.Errorf("testdata/gen/%s no longer loads: %v", c.file, err)
 		}
 	}
-	for _, args := range [][]string{
+	genRefused(t, "--standalone", [][]string{
 		{"--standalone", "mean"},
 		{"--family", "rds", "--standalone", "waves"},
 		{"--family", "rush", "--standalone", ""},
-	} {
-		code, _, errOut := runCLI(context.Background(), "", append([]string{"gen", "--jobs", "5"}, args...)...)
-		if code != ExitBadUsage || !strings.Contains(errOut, "--standalone") {
-			t.Errorf("gen %v: exit %d, stderr %q; want exit 2 naming --standalone", args, code, errOut)
-		}
-	}
+	})
 }
