@@ -56,8 +56,10 @@
 //	dc               Observer Admitter Refuser
 //	edf              Rounder
 //	edf-n            Rounder
+//	edf-serial       Rounder
 //	fair             -
 //	fifo             -
+//	fifo-serial      Rounder
 //	oozie-edf        Rounder Observer Refuser
 //	oozie-fair       Rounder Observer Refuser
 //	oozie-fifo       Rounder Observer Refuser
@@ -80,6 +82,9 @@
 //   - fifo, fair, edf (EDF-P), edf-n, rrh — Pick per free slot and, for edf, edf-n and
 //     rrh, StartRound to rank the active jobs once per decision instant
 //     (policies/fifo, fair, edf, rrh).
+//   - fifo-serial, edf-serial — rush.txt §V-B's baselines, one job at a time: StartRound
+//     names the head (the first ready job by arrival, or by deadline) and Serial's Pick
+//     gives it the slots it can use while no other job holds one (policies/fifo, edf).
 //   - cora, cora-final, rush, rush-alg3 — StartRound: at each decision instant compute
 //     target containers per job (cora: exact CORA or the FINAL LP over the active
 //     jobs' remaining work; rush: WCDE on the completed-task runtimes, then onion

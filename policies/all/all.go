@@ -31,6 +31,9 @@ var constructors = map[string]func() (policies.Policy, error){
 	"edf":   func() (policies.Policy, error) { return edf.New(), nil },
 	"edf-n": func() (policies.Policy, error) { return edf.NewNonPreemptive(), nil },
 	"rrh":   func() (policies.Policy, error) { return rrh.New(), nil },
+	// rush.txt §V-B's baselines, one job at a time.
+	"fifo-serial": func() (policies.Policy, error) { return fifo.NewSerial(), nil },
+	"edf-serial":  func() (policies.Policy, error) { return edf.NewSerial(), nil },
 	// RDS with the AR(3) capacity predictor, and with the true future capacity.
 	"rds":       func() (policies.Policy, error) { return rds.New(rds.Config{}) },
 	"rds-ideal": func() (policies.Policy, error) { return rds.New(rds.Config{Forecast: rds.Ideal}) },
