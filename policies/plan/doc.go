@@ -17,11 +17,10 @@
 // with no arrivals the first plan's lowest utility is 0.66 and the run's 0.0003
 // (EDF's is 0.66). An experiment separates the causes
 // (policies/all.TestPaperMechanismsBreakFidelity, 20 fixed 12-job workloads): the
-// first-slot hand-over breaks 16 of 20 plans on the pooled model and 7 on the staged
-// one; carried out by promises, no plan breaks on either model. So the hand-over is
-// what broke the plans; the staged model halves what targets break and makes the
-// promises themselves realistic (a pooled plan promises a job's reduce stage in the
-// slot its maps end).
+// first-slot hand-over breaks 14 of 20 plans on the pooled model and 4 on the staged
+// one; carried out by promises, 1 breaks on the pooled model and none on the staged
+// one. So the hand-over is what broke most plans, and the staged model removes the
+// rest: a pooled plan promises a job's reduce stage in the slot its maps end.
 //
 // # The model (Build, Config.Model = Staged)
 //
