@@ -1,7 +1,6 @@
 package plan
 
 import (
-
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/workload"
 )
