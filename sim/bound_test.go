@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -121,5 +122,28 @@ func TestBoundSlotFitAndVacuity(t *testing.T) {
 		if b.DeadlinesUnderSlot != tc.under || b.JobsWithDeadline != 3 || b.NearVacuous() != tc.vacuous {
 			t.Errorf("slot %g: %d of %d deadlines under the slot, near-vacuous %v; want %d, %v", tc.slot, b.DeadlinesUnderSlot, b.JobsWithDeadline, b.NearVacuous(), tc.under, tc.vacuous)
 		}
+	}
+}
+
+// A bound whose onion peeling leaves the sweep reports its progress, up to every job
+// fixed: three jobs with equal step utilities on one slot, of which only one can be on
+// time — each could be alone, not all together, a stall the layered engine decides.
+func TestBoundProgress(t *testing.T) {
+	w := parse(t, `{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [
+	  {"id": "a", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "b", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "c", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]}]}`)
+	var fixed []int
+	jobs := 0
+	b, err := sim.BoundWith(context.Background(), w, 1, 1, 6, sim.BoundOptions{Progress: func(f, n int) { fixed, jobs = append(fixed, f), n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]float64{0, 0, 1}, b.SortedUtilities); diff != "" || !b.Exact {
+		t.Fatalf("bound %v (exact %v), want (0, 0, 1)", b.SortedUtilities, b.Exact)
+	}
+	if len(fixed) == 0 || fixed[len(fixed)-1] != 3 || jobs != 3 || !slices.IsSorted(fixed) {
+		t.Fatalf("progress %v of %d jobs, want up to 3 of 3", fixed, jobs)
 	}
 }
