@@ -387,3 +387,24 @@ func TestSimulateLastSeeds(t *testing.T) {
 		t.Fatalf("the last seed did not run:\n%.400s", out)
 	}
 }
+
+// On a terminal a bound that leaves the sweep says how many jobs it has fixed.
+func TestSimulateBoundProgressOnTerminal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tied.json")
+	if err := os.WriteFile(path, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [
+	  {"id": "a", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "b", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "c", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	code := Main(context.Background(), []string{"simulate", path, "--policies", "fifo", "--bound", "--slot", "1", "-o", "json"},
+		Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, IsTerminal: true})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "bound, seed 1: 3 of 3 jobs fixed") {
+		t.Fatalf("no bound progress on stderr: %q", errOut.String())
+	}
+}
