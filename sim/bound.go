@@ -83,10 +83,10 @@ type BoundOptions struct {
 	// from the earliest start of its stages there (a reduce pool after the maps could
 	// have finished).
 	NoStageRelease bool
-	// Progress, when set, hears how many of the relaxation's jobs the lexmax has fixed
-	// so far (tas.Options.Progress); a long bound is one whose onion peeling stalls on
-	// tied utilities.
-	Progress func(fixed, jobs int)
+	// Progress, when set, hears how many of the relaxation's jobs the lexmax has
+	// settled so far and how many stall branches it explored (tas.Options.Progress); a
+	// long bound is one whose onion peeling stalls on tied utilities.
+	Progress func(settled, jobs, branches int)
 }
 
 // Bound computes the offline bound of w's trace under seed with slots of s seconds,
@@ -334,10 +334,10 @@ func stageCaps(w *workload.Workload, i int) []int {
 // lexmax is the one call into the TAS solver: the exact lexmax levels of the
 // relaxation and whether OnionPeel proved them. It is kept apart so the call can move
 // to the solve package's entry point without touching the relaxation.
-func lexmax(ctx context.Context, rx *relaxation, progress func(fixed, jobs int)) ([]float64, bool, error) {
+func lexmax(ctx context.Context, rx *relaxation, progress func(settled, jobs, branches int)) ([]float64, bool, error) {
 	opts := tas.Options{NoSchedule: true, ResourceRelease: rx.release}
 	if progress != nil {
-		opts.Progress = func(p tas.Progress) { progress(p.Fixed, p.Jobs) }
+		opts.Progress = func(p tas.Progress) { progress(p.Fixed, p.Jobs, p.Branches) }
 	}
 	r, err := tas.OnionPeel(ctx, rx.in, opts)
 	if err != nil {

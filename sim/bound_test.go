@@ -136,7 +136,7 @@ func TestBoundProgress(t *testing.T) {
 	  {"id": "c", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]}]}`)
 	var fixed []int
 	jobs := 0
-	b, err := sim.BoundWith(context.Background(), w, 1, 1, 6, sim.BoundOptions{Progress: func(f, n int) { fixed, jobs = append(fixed, f), n }})
+	b, err := sim.BoundWith(context.Background(), w, 1, 1, 6, sim.BoundOptions{Progress: func(f, n, _ int) { fixed, jobs = append(fixed, f), n }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func runEvents(ctx context.Context, p *problem, budget int, st *Stats) (*outcome
 			fixed[j], level[j] = d[j], v
 		}
 		nfixed += len(sat)
-		p.report(nfixed, "events")
+		p.report(nfixed, 0, "events")
 		for _, j := range group {
 			if fixed[j] == 0 {
 				h.push(sweepItem{key: -v, j: int32(j)})

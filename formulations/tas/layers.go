@@ -19,6 +19,7 @@ type layered struct {
 	or          oracle
 	maxBranches int // stall branches that may still be explored; < 0: never branch
 	branches    int
+	depth       int // how many stall branches deep solve runs: only depth 0 settles jobs for good
 	memo        map[string]*outcome
 	stats       *Stats
 	rng         *rand.Rand
@@ -77,7 +78,11 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 				free = append(free, j)
 			}
 		}
-		p.report(p.n-len(free), "layers")
+		if e.depth == 0 {
+			p.report(p.n-len(free), e.branches, "layers")
+		} else {
+			p.report(0, e.branches, "layers")
+		}
 		if len(free) == 0 {
 			return &outcome{deadline: fixed, level: level, exact: exact}, nil
 		}
@@ -121,7 +126,11 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 			candidates = alone
 		}
 		if e.maxBranches >= 0 && e.branches < e.maxBranches {
-			return e.branch(fixed, level, d, candidates, L, exact)
+			out, err := e.branch(fixed, level, d, candidates, L, exact)
+			if err == nil && e.depth == 0 {
+				p.report(p.n, e.branches, "layers") // the best branch settles every job
+			}
+			return out, err
 		}
 		for _, j := range e.keepRule(d, at, L) {
 			fixed[j], level[j] = d[j], L
@@ -179,7 +188,10 @@ func (e *layered) branch(fixed []int, level []float64, d, at []int, L float64, e
 		out, ok := e.memo[key]
 		if !ok {
 			var err error
-			if out, err = e.solve(f2, l2, L); err != nil {
+			e.depth++
+			out, err = e.solve(f2, l2, L)
+			e.depth--
+			if err != nil {
 				return nil, err
 			}
 			e.memo[key] = out

@@ -37,18 +37,20 @@ type Options struct {
 	// (sched.LogUtility) would keep them apart (see the package documentation, "Ties
 	// at 0 from underflow"). It is the reference for what that changes.
 	AsGiven bool
-	// Progress, when set, is called as the layered and events engines fix jobs (the
-	// sweep, linear in the instance, does not report): how many of the jobs are fixed
-	// so far, never fewer than the last call said. It runs on the solving goroutine and
+	// Progress, when set, is called as the layered and events engines fix jobs or
+	// explore stall branches (the sweep, linear in the instance, does not report): how
+	// many of the jobs are settled so far and how many branches were explored, never
+	// fewer than the last call said. It runs on the solving goroutine and
 	// should return quickly.
 	Progress func(Progress)
 }
 
-// Progress is what Options.Progress is told: Fixed of Jobs jobs are fixed at their
-// levels, by Engine ("layers" or "events").
+// Progress is what Options.Progress is told: Fixed of Jobs jobs are settled at their
+// levels for good (a stall's branches fix more only tentatively, and are counted in
+// Branches), by Engine ("layers" or "events").
 type Progress struct {
-	Fixed, Jobs int
-	Engine      string
+	Fixed, Jobs, Branches int
+	Engine                string
 }
 
 // Result is the lexicographically max-min optimal completion of every job.

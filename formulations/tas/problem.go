@@ -36,19 +36,19 @@ type problem struct {
 	// (rush.txt eq. 12) is then only necessary, not sufficient.
 	general bool
 	hasCap  bool // some job has max_parallel
-	// progress is Options.Progress; best the most jobs it was told were fixed.
-	progress func(Progress)
-	best     int
+	// progress is Options.Progress; told the fixed and branch counts last reported.
+	progress       func(Progress)
+	told, toldBrch int
 }
 
-// report tells Options.Progress that fixed of the n jobs are fixed, when that is more
-// than it was last told (a stall's branches fix jobs again from a shallower point).
-func (p *problem) report(fixed int, engine string) {
-	if p.progress == nil || fixed <= p.best {
+// report tells Options.Progress that fixed of the n jobs are settled and branches
+// stall branches explored, when either grew since it was last told.
+func (p *problem) report(fixed, branches int, engine string) {
+	if p.progress == nil || (fixed <= p.told && branches <= p.toldBrch) {
 		return
 	}
-	p.best = fixed
-	p.progress(Progress{Fixed: fixed, Jobs: p.n, Engine: engine})
+	p.told, p.toldBrch = max(p.told, fixed), max(p.toldBrch, branches)
+	p.progress(Progress{Fixed: p.told, Jobs: p.n, Branches: p.toldBrch, Engine: engine})
 }
 
 // newProblem checks what the algorithms rely on (sched.Validate checks more) and

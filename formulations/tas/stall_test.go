@@ -121,9 +121,10 @@ func describe(in *sched.Instance) string {
 	return s
 }
 
-// Options.Progress hears the layered and events engines fix jobs: the counts never go
-// down, never pass the job count, and the last says every job is fixed; the answer is
-// the same as without it.
+// Options.Progress hears the layered and events engines settle jobs and explore stall
+// branches: each call grows a count and lowers none, the settled jobs never pass the
+// job count, and the last call says every job is settled; the answer is the same as
+// without it.
 func TestProgress(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 4))
 	for k := range 200 {
@@ -153,7 +154,8 @@ func TestProgress(t *testing.T) {
 			t.Fatalf("instance %d (%s): progress %v, want a last call with all %d jobs fixed", k, got.Stats.Engine, seen, len(in.Jobs))
 		}
 		for i, p := range seen {
-			if p.Jobs != len(in.Jobs) || p.Fixed > p.Jobs || (i > 0 && p.Fixed <= seen[i-1].Fixed) {
+			grew := i == 0 || (p.Fixed >= seen[i-1].Fixed && p.Branches >= seen[i-1].Branches && (p.Fixed > seen[i-1].Fixed || p.Branches > seen[i-1].Branches))
+			if p.Jobs != len(in.Jobs) || p.Fixed > p.Jobs || !grew || p.Branches != 0 && got.Stats.Branches == 0 {
 				t.Fatalf("instance %d: progress %v", k, seen)
 			}
 		}

@@ -152,7 +152,8 @@ Ctrl-C, or that fails leaves the policies' results printed, with bound_error say
 and exits 2 (refused) or 1; a lexmax vector that is not proven marks the gaps against
 it (lexmax_unproven, "unproven" in the table). A slot longer than most jobs' deadlines
 is warned about: the bound then credits most jobs as if on time. On a terminal the
-progress bar says how many jobs the bound has fixed.
+progress bar says how many jobs the bound has settled and how many stall branches it
+explored.
 
 Replications (--replications R) use seeds seed, seed+1, …, run in parallel (--workers,
 default: all cores) and print in seed order, so the output does not depend on the number
@@ -405,13 +406,13 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			}
 			defer cancel()
 			var opts sim.BoundOptions
-			fixed, jobs := 0, 0
-			opts.Progress = func(f, n int) {
+			settled, jobs, branches := 0, 0, 0
+			opts.Progress = func(f, n, br int) {
 				mu.Lock()
 				defer mu.Unlock()
-				fixed, jobs = f, n
+				settled, jobs, branches = f, n, br
 				if bar != nil {
-					bar.Describe(fmt.Sprintf("bound, seed %d: %d of %d jobs fixed", o.seed+uint64(r), f, n))
+					bar.Describe(fmt.Sprintf("bound, seed %d: %d of %d jobs settled, %d stall branches", o.seed+uint64(r), f, n, br))
 				}
 			}
 			b, err := sim.BoundWith(bctx, w, o.seed+uint64(r), o.slot, until, opts)
@@ -425,7 +426,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 				boundErrs[r] = fmt.Sprintf("refused: %d slots of %g s are more than the limit of %d; --slot %g fits", int64(short.Slots), short.Slot, sched.MaxHorizon, short.Fits)
 			case errors.Is(err, context.DeadlineExceeded):
 				mu.Lock()
-				boundErrs[r] = fmt.Sprintf("stopped at --bound-time-limit %v with %d of %d jobs fixed", o.boundLimit, fixed, jobs)
+				boundErrs[r] = fmt.Sprintf("stopped at --bound-time-limit %v with %d of %d jobs settled after %d stall branches", o.boundLimit, settled, jobs, branches)
 				mu.Unlock()
 			default:
 				boundErrs[r] = err.Error()

@@ -388,7 +388,7 @@ func TestSimulateLastSeeds(t *testing.T) {
 	}
 }
 
-// On a terminal a bound that leaves the sweep says how many jobs it has fixed.
+// On a terminal a bound that leaves the sweep says how many jobs it has settled.
 func TestSimulateBoundProgressOnTerminal(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tied.json")
 	if err := os.WriteFile(path, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]},
@@ -404,7 +404,7 @@ func TestSimulateBoundProgressOnTerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	if !strings.Contains(errOut.String(), "bound, seed 1: 3 of 3 jobs fixed") {
+	if !strings.Contains(errOut.String(), "bound, seed 1: 3 of 3 jobs settled") {
 		t.Fatalf("no bound progress on stderr: %q", errOut.String())
 	}
 }
