@@ -17,6 +17,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sweep"
@@ -107,7 +108,7 @@ func parseShard(v string) (k, n int, err error) {
 	return k, n, nil
 }
 
-func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string) (retErr error) {
+func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string) error {
 	k, n, err := parseShard(o.shard)
 	if err != nil {
 		return err
@@ -119,6 +120,11 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 	if err != nil {
 		return err
 	}
+	return runSweepShard(ctx, s, o, sw, k, n)
+}
+
+// runSweepShard runs shard k of n of a loaded sweep into --out or s.Out.
+func runSweepShard(ctx context.Context, s Streams, o *sweepRunOptions, sw *sweep.Sweep, k, n int) (retErr error) {
 	out, done := s.Out, map[int]bool{}
 	if o.out != "" {
 		f, d, err := sw.OpenPart(o.out, k, n)
@@ -146,7 +152,7 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 	var failedCells []string
 	written := 0
 	started := time.Now()
-	err = sw.Run(ctx, opt, func(rec *sweep.Record) error {
+	err := sw.Run(ctx, opt, func(rec *sweep.Record) error {
 		line, err := sweep.MarshalLine(rec)
 		if err != nil {
 			return err
@@ -170,10 +176,13 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 	}
 	fmt.Fprintf(s.Err, "coraopt: sweep %s shard %d/%d: %d cells run, %d already recorded, %d left; %.3f s, %.2f cells/s on %d workers\n",
 		sw.Fingerprint, k, n, written, len(done), len(pending)-written, elapsed, float64(written)/max(elapsed, 1e-9), workers)
-	if err != nil {
-		if ctx.Err() != nil {
-			return failed(fmt.Errorf("interrupted after %d of %d cells: rerun the same command to finish", written, len(pending)))
-		}
+	var pe *workpool.PanicError
+	switch {
+	case errors.As(err, &pe):
+		return err // a bug, exit 3: the cells before it are written
+	case err != nil && ctx.Err() != nil:
+		return failed(fmt.Errorf("interrupted after %d of %d cells: rerun the same command to finish", written, len(pending)))
+	case err != nil:
 		return failed(err)
 	}
 	if len(failedCells) > 0 {
