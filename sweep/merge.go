@@ -63,6 +63,32 @@ type Group struct {
 	Timing *GroupTiming `json:"timing,omitempty"`
 }
 
+// GroupMetric is one aggregated metric of a group: Key names it in CSV and figure
+// files (timing's with a "timing." prefix), Title in tables and on axes.
+type GroupMetric struct {
+	Key, Title string
+	Stat       *Stat
+}
+
+// Metrics lists the group's aggregated metrics in output order: min and sum utility,
+// deadlines met, miss penalty, the gaps to the bound (sweeps with "bound") and the
+// decision p99 (with timing).
+func (g *Group) Metrics() []GroupMetric {
+	out := []GroupMetric{
+		{"min_utility", "min utility", &g.MinUtility},
+		{"sum_utility", "sum utility", &g.SumUtility},
+		{"deadlines_met", "deadlines met", &g.DeadlinesMet},
+		{"deadline_miss_penalty", "miss penalty", &g.MissPenalty},
+	}
+	if g.MinGap != nil {
+		out = append(out, GroupMetric{"min_gap", "min gap to bound", g.MinGap}, GroupMetric{"sum_gap", "sum gap to bound", g.SumGap})
+	}
+	if g.Timing != nil {
+		out = append(out, GroupMetric{"timing.decision_p99_us", "decision p99 µs", &g.Timing.DecisionP99Micros})
+	}
+	return out
+}
+
 // GroupTiming aggregates the wall-clock figures of a group's cells.
 type GroupTiming struct {
 	DecisionP99Micros Stat `json:"decision_p99_us"`

@@ -30,7 +30,7 @@ func TestGenMix(t *testing.T) {
 		}
 		got := map[string]int{}
 		for _, j := range w.Jobs {
-			got[jobClass(j.Utility.(sched.Sigmoid))]++
+			got[workload.CTClass(j.Utility.(sched.Sigmoid))]++
 		}
 		for k, n := range c.want {
 			if got[k] != n {

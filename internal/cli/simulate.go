@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coraopt/coraopt/internal/workpool"
+	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
@@ -30,6 +31,7 @@ type simulateOptions struct {
 	slot         float64
 	bound        bool
 	plots        string
+	ganttTasks   int
 	workers      int
 	check        bool
 }
@@ -157,6 +159,7 @@ Examples:
 	f.Float64Var(&o.slot, "slot", 60, "slot length in seconds of the bound's relaxation")
 	f.BoolVar(&o.bound, "bound", false, "compute the offline bound and each policy's gap to it")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
+	f.IntVar(&o.ganttTasks, "gantt-tasks", defaultGanttTasks, "with --plots: draw at most this many tasks in each Gantt chart, the first by start (0: every task)")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
 	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
 	return c
@@ -188,6 +191,9 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	if err := checkWorkers(o.workers); err != nil {
 		return err
 	}
+	if o.ganttTasks < 0 {
+		return usageErrf("--gantt-tasks %d: need 0 (every task) or more", o.ganttTasks)
+	}
 	if !(o.slot > 0) {
 		return usageErrf("--slot %g: need a length > 0 seconds", o.slot)
 	}
@@ -215,7 +221,7 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	}
 	out.Timing = &simTiming{WallSeconds: time.Since(started).Seconds(), Workers: workers}
 	if o.plots != "" && !out.Interrupted {
-		if err := writeSimPlots(ctx, s, o, w, names, out); err != nil {
+		if err := writeSimPlots(ctx, s, o, w, out); err != nil {
 			return err
 		}
 	}
@@ -335,6 +341,46 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		out.Summary = summarize(names, out)
 	}
 	return out, nil
+}
+
+// defaultGanttTasks is how many tasks a Gantt chart draws by default: every task of the
+// papers' workloads (a 100-job cora run has some 9,000); a chart of millions of bars is
+// neither readable nor small, and --gantt-tasks 0 draws them anyway.
+const defaultGanttTasks = 20_000
+
+// writeSimPlots draws the figures of the first seed into o.plots (plot.WriteRun). The
+// Gantt charts and utilization curves need every task's placement, so each policy runs
+// again with placements recorded: the same seed gives the same run.
+func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, out *simulateJSON) error {
+	run := &plot.Run{Workload: w, Seed: out.Seed, Bound: out.Bound}
+	for _, m := range out.Policies {
+		pol, err := all.New(m.Name)
+		if err == nil {
+			var r *sim.Result
+			if r, err = sim.Run(ctx, w, pol, sim.Options{Seed: out.Seed, Record: true}); err == nil {
+				run.Policies = append(run.Policies, plot.PolicyRun{Metrics: m, Placements: r.Placements})
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("--plots: rerunning %s: %w", m.Name, err)
+		}
+	}
+	err := plot.WriteRun(o.plots, run, plot.RunOptions{GanttTasks: o.ganttTasks,
+		GanttMore: fmt.Sprintf("simulate --gantt-tasks %d draws all", maxTasks(run))})
+	if err != nil {
+		return usageErr(err)
+	}
+	fmt.Fprintf(s.Err, "coraopt: figures written to %s\n", o.plots)
+	return nil
+}
+
+// maxTasks is the most tasks a policy's run placed.
+func maxTasks(r *plot.Run) int {
+	n := 0
+	for _, pr := range r.Policies {
+		n = max(n, len(pr.Placements))
+	}
+	return n
 }
 
 func writeSimTable(w io.Writer, out *simulateJSON) {
