@@ -210,3 +210,52 @@ func TestParseHugeIntegers(t *testing.T) {
 		}
 	}
 }
+
+// Load reports a sweep file's own problems and its workloads' at once: a missing
+// workload file used to surface only after the schema errors were fixed (issue 32). A
+// workload is named by its index in the document even when an earlier entry was refused.
+func TestLoadReportsEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	doc := `{"workloads": [7, "missing.json", {"family": "rds", "jobs": 2, "seed": 1}, "gone.json"],
+	 "policies": ["fifo", "bogus"], "replications": 0, "extra": 1}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	var ve *sched.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want a *sched.ValidationError, got %v", err)
+	}
+	var got []string
+	for _, p := range ve.Problems {
+		got = append(got, p.Path)
+	}
+	want := []string{"extra", "workloads[0]", "policies[1]", "replications", "workloads[1]", "workloads[3]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problem paths (-want +got):\n%s\n%v", diff, err)
+	}
+	if !strings.Contains(err.Error(), "workloads[1]: workload: open") || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("the missing workload is not named at its path:\n%v", err)
+	}
+}
+
+// A sweep file names each policy once, by the rule simulate --policies follows
+// (all.Repeated over the labels, parameters included): the first repeat is refused
+// naming both entries; rush and rush with a parameter are two policies.
+func TestParseRepeatedPolicy(t *testing.T) {
+	doc := `{"workloads": ["a"], "seeds": [1], "policies": ["fifo", "edf", {"name": "rush", "delta": 0.7}, "rush", {"delta": 0.7, "name": "rush"}, "edf"]}`
+	_, err := Parse([]byte(doc))
+	var ve *sched.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want a *sched.ValidationError, got %v", err)
+	}
+	want := []sched.Problem{{Path: "policies[4]", Msg: "the same policy as policies[2]"}}
+	if diff := cmp.Diff(want, ve.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	labels := []string{"fifo", "edf", "rush(delta=0.7)", "rush", "rush(delta=0.7)", "edf"}
+	if j, k := all.Repeated(labels); j != 2 || k != 4 {
+		t.Errorf("simulate's rule finds (%d, %d) on the same labels, the sweep file (2, 4)", j, k)
+	}
+}
