@@ -15,6 +15,7 @@ import (
 
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
 )
 
 //go:embed sweep.schema.json
@@ -267,7 +268,7 @@ func parseGenerator(ps *problems, path string, x map[string]any) (WorkloadSpec, 
 	}
 	if v, ok := x["jobs"]; !ok {
 		ps.add(path+".jobs", "required")
-	} else if j, ok := integer(ps, path+".jobs", v, 1, 1<<24); ok {
+	} else if j, ok := integer(ps, path+".jobs", v, 1, workload.MaxGeneratedJobs); ok { // gen's bound
 		w.Jobs = int(j)
 	}
 	if v, ok := x["seed"]; ok {

@@ -101,14 +101,19 @@ func (w WorkloadSpec) load(dir string) (*workload.Workload, error) {
 			p = filepath.Join(dir, p)
 		}
 		return workload.DecodeFile(p)
-	case "cora":
-		return workload.CORAWorkload(w.Jobs, w.Seed)
-	case "rush":
-		return workload.RUSHWorkload(w.Jobs, w.Seed, w.BudgetRatio)
-	case "rds":
-		return workload.RDSWorkload(w.Jobs, w.Seed)
 	}
-	return nil, fmt.Errorf("unknown family %q", w.Family)
+	// The generator coraopt gen runs for the same family and options.
+	reg, err := workload.NewRegistry(workload.Families()...)
+	if err != nil {
+		return nil, err
+	}
+	fam, ok := reg.Family(w.Family)
+	if !ok || fam.Generate == nil {
+		return nil, fmt.Errorf("unknown family %q", w.Family)
+	}
+	args := workload.DefaultArgs()
+	args.Jobs, args.Seed, args.BudgetRatio = w.Jobs, w.Seed, w.BudgetRatio
+	return fam.Generate(args)
 }
 
 // fingerprint hashes what the records depend on. The sweep's name and the workloads'
