@@ -141,3 +141,47 @@ func TestFamilyArgsSet(t *testing.T) {
 		t.Errorf("seed 0x10: %v, %d", err, a.Seed)
 	}
 }
+
+// Set never panics; a value it accepts for a generated family's option either passes
+// the family's Check or is refused as an *OptionError naming that option, never a
+// generator's panic or a workload beyond the bounds.
+func FuzzFamilyArgsSet(f *testing.F) {
+	for _, s := range []struct {
+		opt   uint8
+		value string
+	}{{0, "5"}, {0, "-1"}, {0, "200001"}, {1, "0x10"}, {2, "NaN"}, {2, "-Inf"}, {3, "0.5,0.25,0.25"}, {3, ",,"}, {0, "9999999999999999999"}} {
+		f.Add(s.opt, s.value)
+	}
+	reg, err := NewRegistry(Families()...)
+	if err != nil {
+		f.Fatal(err)
+	}
+	opts := []string{"jobs", "seed", "budget-ratio", "mix"}
+	f.Fuzz(func(t *testing.T, opt uint8, value string) {
+		name := opts[int(opt)%len(opts)]
+		a := DefaultArgs()
+		a.Jobs = 3 // small workloads: the fuzzer varies one option at a time
+		if err := a.Set(name, value); err != nil {
+			return
+		}
+		for _, fam := range []string{"cora", "rush", "rds"} {
+			fm, _ := reg.Family(fam)
+			if !fm.Takes(name) {
+				continue
+			}
+			if err := fm.Check(a); err != nil {
+				var oe *OptionError
+				if !errors.As(err, &oe) || oe.Option != name {
+					t.Fatalf("%s --%s %q: %v, want an OptionError on %s", fam, name, value, err, name)
+				}
+				continue
+			}
+			if a.Jobs > 50 {
+				continue // valid, but too large to draw on every input
+			}
+			if _, err := fm.Generate(a); err != nil {
+				t.Fatalf("%s --%s %q: Check passed, Generate failed: %v", fam, name, value, err)
+			}
+		}
+	})
+}
