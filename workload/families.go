@@ -24,7 +24,7 @@ const MaxGeneratedJobs = 200_000
 // FamilyOption is an option some family takes: `coraopt gen --NAME VALUE`.
 type FamilyOption struct {
 	Name string
-	// Type is how the value parses: "int", "uint", "float" or "string".
+	// Type is how the value parses: "int", "uint", "float", "bool" or "string".
 	Type string
 	// Default is the value when the option is not given.
 	Default string
@@ -38,8 +38,14 @@ type FamilyArgs struct {
 	Jobs        int
 	Seed        uint64
 	BudgetRatio float64
-	// Mix is cora's class mix, "c,s,i" (ParseCORAMix), or "" for the paper's draw.
+	// Mix is cora's and rush's class mix: "c,s,i" (ParseCORAMix) in exact counts, ""
+	// for the paper's 20/60/20 in exact counts, or "drawn" (each job draws its class).
 	Mix string
+	// Standalone is how cora and rush find a job's standalone runtime: "measured" or
+	// "waves" (StandaloneMode).
+	Standalone string
+	// AtOnce makes every job arrive at time 0 (NoArrivals), for every generated family.
+	AtOnce bool
 	// Workflows, RuntimeModel and BeyondFactor are the Hadoop-1 families' (hadoop1).
 	Workflows    int
 	RuntimeModel string
@@ -56,7 +62,9 @@ var familyOptions = []FamilyOption{
 	{"jobs", "int", "100", "number of jobs, at most " + strconv.Itoa(MaxGeneratedJobs) + " (swf: the trace's first jobs, 0: all of them)"},
 	{"seed", "uint", "1", "seed"},
 	{"budget-ratio", "float", "2", "time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)"},
-	{"mix", "string", "", "shares of critical,sensitive,insensitive jobs, exact counts (default: each job draws its class with the paper's 0.2,0.6,0.2)"},
+	{"mix", "string", "", "shares of critical,sensitive,insensitive jobs in exact counts (default 0.2,0.6,0.2), or \"drawn\": each job draws its class with those probabilities (before issue 28)"},
+	{"standalone", "string", "measured", "the standalone runtime deadlines and budgets are multiples of: measured (the job alone on the cluster, true runtimes of --seed) or waves (waves × mean task time, before issue 28)"},
+	{"at-once", "bool", "false", "every job arrives at time 0, its deadline and utility kept at their absolute times (no arrivals after the first plan)"},
 	{"workflows", "int", "20", "number of workflows"},
 	{"runtime-model", "string", "within", "true task times within the estimates, or beyond them"},
 	{"beyond-factor", "float", "1.3", "with --runtime-model beyond: true task times up to this multiple of the estimates"},
@@ -96,6 +104,13 @@ func (a *FamilyArgs) Set(name, value string) error {
 		parseFloat(&a.BudgetRatio)
 	case "mix":
 		a.Mix = value
+	case "standalone":
+		a.Standalone = value
+	case "at-once":
+		var v bool
+		if v, err = strconv.ParseBool(value); err == nil {
+			a.AtOnce = v
+		}
 	case "workflows":
 		parseInt(&a.Workflows)
 	case "runtime-model":
@@ -159,6 +174,19 @@ type Family struct {
 
 // Takes says whether the family reads the option.
 func (f Family) Takes(option string) bool { return slices.Contains(f.Options, option) }
+
+// Draw is Generate followed, with a.AtOnce, by NoArrivals: the families' workload with
+// every job arriving at time 0.
+func (f Family) Draw(a FamilyArgs) (*Workload, error) {
+	w, err := f.Generate(a)
+	if err != nil || !a.AtOnce {
+		return w, err
+	}
+	if w, err = NoArrivals(w); err != nil {
+		return nil, &OptionError{Option: "at-once", Value: "true", Msg: err.Error()}
+	}
+	return w, nil
+}
 
 // Registry holds generator families by name.
 type Registry struct {
@@ -253,21 +281,41 @@ func checkJobs(n int) error {
 	return nil
 }
 
+// genOptions reads the cora and rush families' mix and standalone options.
+func genOptions(a FamilyArgs) (GenOptions, error) {
+	var opt GenOptions
+	switch a.Standalone {
+	case "measured":
+	case "waves":
+		opt.Standalone = StandaloneWaves
+	default:
+		return opt, &OptionError{Option: "standalone", Value: strconv.Quote(a.Standalone), Msg: "want measured or waves"}
+	}
+	switch a.Mix {
+	case "":
+	case "drawn":
+		opt.DrawClasses = true
+	default:
+		mix, err := ParseCORAMix(a.Mix)
+		if err != nil {
+			return opt, &OptionError{Option: "mix", Value: strconv.Quote(a.Mix), Msg: err.Error()}
+		}
+		opt.Mix = mix
+	}
+	return opt, nil
+}
+
 // Families are this package's generator families: cora, rush, rds and swf.
 func Families() []Family {
 	checkCORA := func(a FamilyArgs) error {
 		if err := checkJobs(a.Jobs); err != nil {
 			return err
 		}
-		if a.Mix != "" {
-			if _, err := ParseCORAMix(a.Mix); err != nil {
-				return &OptionError{Option: "mix", Value: strconv.Quote(a.Mix), Msg: err.Error()}
-			}
-		}
-		return nil
+		_, err := genOptions(a)
+		return err
 	}
 	checkRUSH := func(a FamilyArgs) error {
-		if err := checkJobs(a.Jobs); err != nil {
+		if err := checkCORA(a); err != nil {
 			return err
 		}
 		if !(a.BudgetRatio > 0) || math.IsInf(a.BudgetRatio, 0) {
@@ -289,33 +337,36 @@ func Families() []Family {
 		return nil
 	}
 	return []Family{
-		{Name: "cora", Options: []string{"jobs", "seed", "mix"}, Check: checkCORA,
+		{Name: "cora", Options: []string{"jobs", "seed", "mix", "standalone", "at-once"}, Check: checkCORA,
 			Doc: `cora.txt §III-C: Poisson arrivals (mean 130 s), eight PUMA job templates (up to 100
-map and 20 reduce tasks), priority U[1,5], sigmoid utilities in minutes (20% critical,
-60% sensitive, 20% insensitive), deadline = standalone × N(1.25, 0.1) × active jobs
-at submission; 40 containers. --mix c,s,i makes exactly those shares of the jobs
-critical, sensitive and insensitive (counts by largest remainder, classes in a
-seeded order; the other draws unchanged), as cora.txt Fig. 5 varies them.`,
+map and 20 reduce tasks), priority U[1,5], sigmoid utilities in minutes (exactly 20%
+critical, 60% sensitive, 20% insensitive, in a seeded order), deadline = standalone
+× N(1.25, 0.1) × active jobs at submission; 40 containers. --mix c,s,i gives other
+shares (counts by largest remainder; the other draws unchanged), as cora.txt Fig. 5
+varies them.`,
 			Generate: func(a FamilyArgs) (*Workload, error) {
 				if err := checkCORA(a); err != nil {
 					return nil, err
 				}
-				if a.Mix == "" {
-					return CORAWorkload(a.Jobs, a.Seed)
-				}
-				mix, _ := ParseCORAMix(a.Mix)
-				return CORAWorkloadMix(a.Jobs, a.Seed, mix)
+				opt, _ := genOptions(a)
+				return CORAWorkloadWith(a.Jobs, a.Seed, opt)
 			}},
-		{Name: "rush", Options: []string{"jobs", "seed", "budget-ratio"}, Check: checkRUSH,
+		{Name: "rush", Options: []string{"jobs", "seed", "budget-ratio", "mix", "standalone", "at-once"}, Check: checkRUSH,
 			Doc: `rush.txt §V-B: as cora with data sets of U[1,10] GB, priority U{1..5}, budget =
---budget-ratio × standalone runtime; 48 containers.`,
+--budget-ratio × standalone runtime; 48 containers.
+For both, the standalone runtime is measured: the job alone on the empty cluster in
+the simulator, with the true runtimes of --seed — so simulate --seed S on a file
+of gen --seed S sees exactly the benchmarked runtimes (under another runtime seed
+they vary as a rerun would). Files written before issue 28 used waves × mean task
+time and drew each job's class: --standalone waves --mix drawn writes them again.`,
 			Generate: func(a FamilyArgs) (*Workload, error) {
 				if err := checkRUSH(a); err != nil {
 					return nil, err
 				}
-				return RUSHWorkload(a.Jobs, a.Seed, a.BudgetRatio)
+				opt, _ := genOptions(a)
+				return RUSHWorkloadWith(a.Jobs, a.Seed, a.BudgetRatio, opt)
 			}},
-		{Name: "rds", Options: []string{"jobs", "seed"}, Check: func(a FamilyArgs) error { return checkJobs(a.Jobs) },
+		{Name: "rds", Options: []string{"jobs", "seed", "at-once"}, Check: func(a FamilyArgs) error { return checkJobs(a.Jobs) },
 			Doc: `rds.txt Table 3 (J1–J9 repeated), an arrival every 10 minutes, deadline 2.5 ×
 dedicated runtime, RDS utilities; Hadoop-1: 20 workers with 2 map and 1 reduce slot,
 half-green capacity trace.`,

@@ -67,9 +67,9 @@ func TestFamiliesGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := CORAWorkloadMix(7, 3, CORAMix{0.5, 0.25, 0.25})
+	want, _ := CORAWorkloadWith(7, 3, GenOptions{Mix: CORAMix{0.5, 0.25, 0.25}})
 	if !cmp.Equal(want, got) {
-		t.Error("cora with a mix is not CORAWorkloadMix")
+		t.Error("cora with a mix is not CORAWorkloadWith with it")
 	}
 	sw, _ := reg.Family("swf")
 	var out bytes.Buffer

@@ -46,7 +46,8 @@ Families:
 ` + familiesHelp(reg) + `
 Example:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
-  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json`,
+  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json
+  coraopt gen --family cora --jobs 100 --seed 1 --at-once > cora100-at-once.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runGen(s, o, reg, cmd.Flags())
@@ -56,6 +57,9 @@ Example:
 	f.StringVar(&o.family, "family", "cora", "workload family: "+strings.Join(reg.Names(), ", "))
 	for _, opt := range reg.Options() {
 		f.Var(&familyFlag{args: &o.args, opt: opt}, opt.Name, reg.Usage(opt))
+		if opt.Type == "bool" {
+			f.Lookup(opt.Name).NoOptDefVal = "true" // --at-once alone sets it
+		}
 	}
 	return c
 }
@@ -111,14 +115,14 @@ func runGen(s Streams, o *genOptions, reg *workload.Registry, flags *pflag.FlagS
 	if !ok {
 		return usageErrf("--family %q: want %s", o.family, orList(reg.Names()))
 	}
-	var refused error
+	var refused []string
 	flags.Visit(func(f *pflag.Flag) {
-		if _, isOption := f.Value.(*familyFlag); isOption && !fam.Takes(f.Name) && refused == nil {
-			refused = usageErrf("--%s: the %s family does not take it (it is for %s)", f.Name, fam.Name, strings.Join(reg.Takers(f.Name), ", "))
+		if _, isOption := f.Value.(*familyFlag); isOption && !fam.Takes(f.Name) {
+			refused = append(refused, fmt.Sprintf("--%s: the %s family does not take it (it is for %s)", f.Name, fam.Name, strings.Join(reg.Takers(f.Name), ", ")))
 		}
 	})
-	if refused != nil {
-		return refused
+	if len(refused) > 0 {
+		return usageErrf("%s", strings.Join(refused, "\n")) // every refused flag at once
 	}
 	if fam.Check != nil {
 		if err := fam.Check(o.args); err != nil {
@@ -128,7 +132,7 @@ func runGen(s Streams, o *genOptions, reg *workload.Registry, flags *pflag.FlagS
 	if fam.Convert != nil {
 		return runGenTrace(s, o, fam)
 	}
-	w, err := fam.Generate(o.args)
+	w, err := fam.Draw(o.args)
 	if err != nil {
 		return genError(err)
 	}

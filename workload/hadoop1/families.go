@@ -53,18 +53,18 @@ inter-arrivals of mean 14 s, 30 heterogeneous workers, per-job worst-case
 estimates; --runtime-model within (true task times within them) or beyond
 (up to --beyond-factor times them, default 1.3).`
 	return []workload.Family{
-		{Name: "woha", Options: []string{"workflows", "seed"}, Check: checkWOHA, Generate: woha("woha", checkWOHA),
+		{Name: "woha", Options: []string{"workflows", "seed", "at-once"}, Check: checkWOHA, Generate: woha("woha", checkWOHA),
 			Doc: `woha.txt §V-A: --workflows random layered DAGs with Yahoo!-like task statistics,
 a submission every 5 min on average, deadline 1.5-3 × a workspan lower bound;
 32 workers × (2 map + 1 reduce); true task times U[0.8, 1.2] × the estimates.`},
-		{Name: "woha-fig2", Generate: woha("woha-fig2", nil),
+		{Name: "woha-fig2", Options: []string{"at-once"}, Generate: woha("woha-fig2", nil),
 			Doc: `woha.txt Fig. 2 (reconstructed): three workflows, D = 9, 9, 50, 3 map +
 3 reduce slots, unit task times.`},
-		{Name: "woha-3wf", Options: []string{"seed"}, Generate: woha("woha-3wf", nil),
+		{Name: "woha-3wf", Options: []string{"seed", "at-once"}, Generate: woha("woha-3wf", nil),
 			Doc: `woha.txt §VI-A: three copies of a 33-job workflow submitted at 0, 5, 10 min
 with deadlines 80, 70, 60 min on 32 × (2 + 1) slots; --seed draws the topology.`},
-		{Name: "rtmr-1", Options: []string{"seed", "runtime-model", "beyond-factor"}, Check: checkRTMR, Generate: rtmrGen("rtmr-1"), Doc: rtmrDoc},
-		{Name: "rtmr-2", Options: []string{"seed", "runtime-model", "beyond-factor"}, Check: checkRTMR, Generate: rtmrGen("rtmr-2"), Doc: rtmrDoc},
+		{Name: "rtmr-1", Options: []string{"seed", "runtime-model", "beyond-factor", "at-once"}, Check: checkRTMR, Generate: rtmrGen("rtmr-1"), Doc: rtmrDoc},
+		{Name: "rtmr-2", Options: []string{"seed", "runtime-model", "beyond-factor", "at-once"}, Check: checkRTMR, Generate: rtmrGen("rtmr-2"), Doc: rtmrDoc},
 	}
 }
 
