@@ -11,7 +11,7 @@ import (
 
 // palette gives each policy of a run or a sweep its colour by its position in the
 // run's policy list (--policies, or the sweep file's policies), the same in every
-// figure. It is long enough for every registered policy at once (22) without a
+// figure. It is long enough for every registered policy at once (26) without a
 // repeat; past it colours repeat, with other dash patterns on lines. Grey and black are
 // not in it: they are the capacity's and the bound's.
 var palette = []color.NRGBA{
@@ -19,6 +19,7 @@ var palette = []color.NRGBA{
 	rgb(0xe377c2), rgb(0x17becf), rgb(0xbcbd22), rgb(0x393b79), rgb(0xe7ba52), rgb(0x637939),
 	rgb(0xad494a), rgb(0x7b4173), rgb(0x3182bd), rgb(0x843c39), rgb(0x8ca252), rgb(0xbd9e39),
 	rgb(0x5254a3), rgb(0xd6616b), rgb(0xa55194), rgb(0x6baed6), rgb(0xe6550d), rgb(0x31a354),
+	rgb(0x9c9ede), rgb(0xfdae6b), rgb(0x74c476), rgb(0xce6dbd),
 }
 
 func rgb(x uint32) color.NRGBA {
