@@ -104,7 +104,7 @@ func (r *Run) cdfSeries() []Series {
 		out = append(out, Series{Name: pr.Metrics.Name, Values: pr.Metrics.SortedUtilities, Style: PolicyLine(k)})
 	}
 	if b := r.Bound; b != nil {
-		out = append(out, Series{Name: fmt.Sprintf("bound (slot %g s)", b.SlotSeconds), Values: b.SortedUtilities, Style: BoundLine})
+		out = append(out, Series{Name: fmt.Sprintf("lexmax bound (slot %g s)", b.SlotSeconds), Values: b.SortedUtilities, Style: BoundLine})
 	}
 	return out
 }

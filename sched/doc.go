@@ -105,8 +105,27 @@
 //
 // The rules that depend on the horizon run only when the values they use are valid, so
 // one mistake is not reported three times. The JSON Schema is applied to every document
-// as well; what it finds is reported only where the Go checks were silent (they are a
-// superset: TestSchemaAgreesWithGo holds both to the corpus in testdata/instances).
+// the Go checks reject, and what it finds is reported where they were silent; a document
+// they accept the schema accepts too (they are a superset: TestSchemaAgreesWithGo holds
+// both to the corpus in testdata/instances, FuzzDecode to every input it finds), so it
+// is not walked a second time.
+//
+// # The schedule document
+//
+// ScheduleJSON is a schedule as `coraopt solve -o json` prints it: per job its id,
+// completion slot, utility and units per resource and slot, either dense
+// ("allocation": T integers per resource) or compact ("runs": [first slot, last slot,
+// units] per run of equal non-zero units; Schedule.CompactJSON), plus the sorted
+// utilities, their minimum and sum. ScheduleSchema (schedule.schema.json) describes both
+// forms and ScheduleJSON.Schedule reads both back, with JSON paths on every mismatch.
+//
+// # Underflow keys
+//
+// A sigmoid p/(1+e^{μ(t−d)}) rounds to exactly 0 in float64 once μ(t−d) > 709.78, tying
+// jobs whose real utilities differ. LogUtility offers a utility's logarithm (LogSigmoid,
+// finite however late the slot), and UnderflowKeys orders the utilities by U where U >
+// 0 and by ln U where it has underflowed: what formulations/tas's onion peeling and
+// verify's lexmax certificate compare.
 //
 // # Limits
 //

@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzDecode: no input panics or hangs; every rejection is a *ValidationError whose
-// problems all say something; every accepted instance passes Validate and survives
-// Encode → Decode unchanged. The seed corpus in testdata/fuzz/FuzzDecode holds the valid
+// problems all say something; every accepted instance passes Validate, passes the JSON
+// Schema (Parse skips the schema when the Go checks accept) and survives Encode →
+// Decode unchanged. The seed corpus in testdata/fuzz/FuzzDecode holds the valid
 // and malformed instances of testdata/instances.
 func FuzzDecode(f *testing.F) {
 	for _, pattern := range []string{"../testdata/instances/*.json", "../testdata/instances/bad/*.json", "../testdata/quickstart.json"} {
@@ -39,6 +40,15 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err := in.Validate(); err != nil {
 			t.Fatalf("Decode accepted an instance Validate rejects:\n%v\ninput:\n%s", err, data)
+		}
+		sch, err := compiledSchema()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if root, err := parseTree(data); err != nil {
+			t.Fatal(err)
+		} else if ps := schemaProblems(sch, root); len(ps) > 0 {
+			t.Fatalf("Parse accepted a document the schema rejects: %v\ninput:\n%s", ps, data)
 		}
 		var buf bytes.Buffer
 		if err := Encode(&buf, in); err != nil {

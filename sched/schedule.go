@@ -104,7 +104,9 @@ func CompareSorted(a, b []float64, tol float64) int {
 
 // ScheduleJSON is the JSON form of a Schedule, as `coraopt solve -o json` prints it and
 // as a schedule file is read back: resources by name, one array per resource with the
-// units held in slots 1..T.
+// units held in slots 1..T ("allocation"), or, in the compact form for large instances,
+// the runs of equal non-zero units ("runs"; see JobScheduleJSON). Both forms are read;
+// schedule.schema.json (ScheduleSchema) describes them.
 type ScheduleJSON struct {
 	Jobs            []JobScheduleJSON `json:"jobs"`
 	SortedUtilities []float64         `json:"sorted_utilities"`
@@ -118,11 +120,58 @@ type JobScheduleJSON struct {
 	ID         string  `json:"id"`
 	Completion int     `json:"completion"`
 	Utility    float64 `json:"utility"`
-	// Allocation maps each resource name to the units held in slots 1..T.
-	Allocation map[string][]int `json:"allocation"`
+	// Allocation maps each resource name to the units held in slots 1..T (the dense
+	// form; omitted in the compact form).
+	Allocation map[string][]int `json:"allocation,omitempty"`
+	// Runs is the compact form: per resource name, the maximal runs of slots holding the
+	// same positive number of units, as [first slot, last slot, units] in increasing
+	// order; slots in no run hold nothing, and a resource with nothing has no entry.
+	Runs map[string][][3]int `json:"runs,omitempty"`
 }
 
-// JSON converts s, a schedule for in, to its JSON form.
+// CompactAbove is the jobs × resources × slots above which `coraopt solve` writes the
+// compact form (Runs) unless told otherwise.
+const CompactAbove = 1_000_000
+
+// CompactJSON is JSON with every allocation written as runs (JobScheduleJSON.Runs):
+// its size grows with the runs, not with jobs × slots.
+func (s *Schedule) CompactJSON(in *Instance) ScheduleJSON {
+	out := s.JSON(nil)
+	for i := range s.Jobs {
+		runs := map[string][][3]int{}
+		for r, row := range s.Jobs[i].Alloc {
+			var rs [][3]int
+			for t := 0; t < len(row); {
+				if row[t] == 0 {
+					t++
+					continue
+				}
+				e := t
+				for e+1 < len(row) && row[e+1] == row[t] {
+					e++
+				}
+				rs = append(rs, [3]int{t + 1, e + 1, row[t]})
+				t = e + 1
+			}
+			if len(rs) > 0 {
+				runs[resourceName(in, r)] = rs
+			}
+		}
+		out.Jobs[i].Allocation = nil
+		out.Jobs[i].Runs = runs
+	}
+	return out
+}
+
+func resourceName(in *Instance, r int) string {
+	if in != nil && r < len(in.Resources) {
+		return in.Resources[r].Name
+	}
+	return strconv.Itoa(r)
+}
+
+// JSON converts s, a schedule for in, to its JSON form (dense allocations; a nil in
+// leaves them out).
 func (s *Schedule) JSON(in *Instance) ScheduleJSON {
 	out := ScheduleJSON{
 		Jobs:            make([]JobScheduleJSON, len(s.Jobs)),
@@ -136,15 +185,16 @@ func (s *Schedule) JSON(in *Instance) ScheduleJSON {
 	}
 	for i := range s.Jobs {
 		js := &s.Jobs[i]
+		out.Jobs[i] = JobScheduleJSON{ID: js.ID, Completion: js.Completion, Utility: js.Utility}
+		if in == nil {
+			continue
+		}
 		alloc := make(map[string][]int, len(js.Alloc))
 		for r, row := range js.Alloc {
-			name := strconv.Itoa(r)
-			if r < len(in.Resources) {
-				name = in.Resources[r].Name
-			}
-			alloc[name] = slices.Clone(row)
+			// The rows are the schedule's own: the document is written, not kept.
+			alloc[resourceName(in, r)] = row
 		}
-		out.Jobs[i] = JobScheduleJSON{ID: js.ID, Completion: js.Completion, Utility: js.Utility, Allocation: alloc}
+		out.Jobs[i].Allocation = alloc
 	}
 	return out
 }
@@ -173,6 +223,30 @@ func (d *ScheduleJSON) Schedule(in *Instance) (*Schedule, error) {
 			continue
 		}
 		seen[i] = true
+		for _, name := range slices.Sorted(maps.Keys(jd.Runs)) {
+			rp := pathKey(pathKey(p, "runs"), name)
+			r := in.ResourceIndex(name)
+			switch {
+			case r < 0:
+				ps.add(rp, "unknown resource %q", name)
+				continue
+			case jd.Allocation[name] != nil:
+				ps.add(rp, "resource %q has both an allocation and runs", name)
+				continue
+			}
+			prev := 0
+			for k, run := range jd.Runs[name] {
+				first, last, units := run[0], run[1], run[2]
+				if first <= prev || last < first || last > in.Horizon || units <= 0 {
+					ps.add(pathIndex(rp, k), "run [%d, %d, %d]: want slots after %d in increasing order up to the horizon %d, and units > 0", first, last, units, prev, in.Horizon)
+					break
+				}
+				for t := first; t <= last; t++ {
+					s.Jobs[i].Alloc[r][t-1] = units
+				}
+				prev = last
+			}
+		}
 		names := slices.Sorted(maps.Keys(jd.Allocation))
 		for _, name := range names {
 			row := jd.Allocation[name]

@@ -26,6 +26,13 @@ func Schema() []byte { return slices.Clone(schemaJSON) }
 
 const schemaURL = "https://github.com/coraopt/coraopt/sched/instance.schema.json"
 
+//go:embed schedule.schema.json
+var scheduleSchemaJSON []byte
+
+// ScheduleSchema returns the JSON Schema (draft 2020-12) of a schedule document
+// (ScheduleJSON, dense or compact), as published in sched/schedule.schema.json.
+func ScheduleSchema() []byte { return slices.Clone(scheduleSchemaJSON) }
+
 // compiledSchema compiles the embedded schema once; the result is immutable.
 var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))

@@ -2,11 +2,15 @@ package sim_test
 
 import (
 	"context"
+	"errors"
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/coraopt/coraopt/policies/fifo"
+	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
 )
 
@@ -60,7 +64,7 @@ func TestBoundCapacityWindow(t *testing.T) {
 	if r.Jobs[0].Completion != 3 {
 		t.Fatalf("completion %g", r.Jobs[0].Completion)
 	}
-	b, err := sim.Bound(context.Background(), w, 1, 1, r.Makespan)
+	b, err := sim.BoundWith(context.Background(), w, 1, 1, r.Makespan, sim.BoundOptions{NoEarliestCompletion: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,5 +73,77 @@ func TestBoundCapacityWindow(t *testing.T) {
 	// they would spill to slot 7, credited at t = 6: 14).
 	if diff := cmp.Diff([]float64{18}, b.SortedUtilities); diff != "" {
 		t.Fatal(diff)
+	}
+	// With the earliest completion (a 3 s task cannot finish before t = 3) the credit
+	// is at t = 3 (less a margin of 1e-9 relative for float error): 17, what FIFO gets.
+	if b, err = sim.Bound(context.Background(), w, 1, 1, r.Makespan); err != nil {
+		t.Fatal(err)
+	}
+	if u := b.SortedUtilities; len(u) != 1 || math.Abs(u[0]-17) > 1e-8 || u[0] < 17 {
+		t.Fatalf("bound %v, want 17 (plus the margin)", u)
+	}
+}
+
+// A bound that needs more slots than sched.MaxHorizon is refused with a slot length
+// that fits, and that slot does fit; a slot longer than most deadlines is flagged as
+// near-vacuous (issue 29: the NASA trace's first fitting slot was longer than 95% of
+// its jobs' deadlines).
+func TestBoundSlotFitAndVacuity(t *testing.T) {
+	w := parse(t, `{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [
+	  {"id": "a", "deadline": 30, "utility": {"type": "step", "value": 1, "deadline": 30}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [20]}]},
+	  {"id": "b", "deadline": 30, "utility": {"type": "step", "value": 1, "deadline": 30}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [20]}]},
+	  {"id": "c", "deadline": 5000, "utility": {"type": "step", "value": 1, "deadline": 5000}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [20]}]}]}`)
+	until := 5e6 // a long trace: 5,000,000 slots of 1 s
+	_, err := sim.Bound(context.Background(), w, 1, 1, until)
+	var short *sim.SlotTooShortError
+	if !errors.As(err, &short) {
+		t.Fatalf("got %v, want a SlotTooShortError", err)
+	}
+	if short.Fits <= 1 || short.Fits != math.Trunc(short.Fits) {
+		t.Fatalf("fitting slot %g: want a whole number of seconds above 1", short.Fits)
+	}
+	b, err := sim.Bound(context.Background(), w, 1, short.Fits, until)
+	if err != nil {
+		t.Fatalf("the slot the refusal names, %g s: %v", short.Fits, err)
+	}
+	if b.Slots > sched.MaxHorizon {
+		t.Fatalf("%d slots", b.Slots)
+	}
+	for _, tc := range []struct {
+		slot    float64
+		under   int
+		vacuous bool
+	}{{10, 0, false}, {40, 2, true}, {6000, 3, true}} {
+		b, err := sim.Bound(context.Background(), w, 1, tc.slot, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.DeadlinesUnderSlot != tc.under || b.JobsWithDeadline != 3 || b.NearVacuous() != tc.vacuous {
+			t.Errorf("slot %g: %d of %d deadlines under the slot, near-vacuous %v; want %d, %v", tc.slot, b.DeadlinesUnderSlot, b.JobsWithDeadline, b.NearVacuous(), tc.under, tc.vacuous)
+		}
+	}
+}
+
+// A bound whose onion peeling leaves the sweep reports its progress, up to every job
+// fixed: three jobs with equal step utilities on one slot, of which only one can be on
+// time — each could be alone, not all together, a stall the layered engine decides.
+func TestBoundProgress(t *testing.T) {
+	w := parse(t, `{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [
+	  {"id": "a", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "b", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "c", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]}]}`)
+	var fixed []int
+	jobs := 0
+	b, err := sim.BoundWith(context.Background(), w, 1, 1, 6, sim.BoundOptions{Progress: func(f, n, _ int) { fixed, jobs = append(fixed, f), n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]float64{0, 0, 1}, b.SortedUtilities); diff != "" || !b.Exact {
+		t.Fatalf("bound %v (exact %v), want (0, 0, 1)", b.SortedUtilities, b.Exact)
+	}
+	if len(fixed) == 0 || fixed[len(fixed)-1] != 3 || jobs != 3 || !slices.IsSorted(fixed) {
+		t.Fatalf("progress %v of %d jobs, want up to 3 of 3", fixed, jobs)
 	}
 }

@@ -84,13 +84,23 @@ type JobMetrics struct {
 	Accepted *bool `json:"accepted,omitempty"`
 }
 
-// VsBound is how far a policy's sorted utilities fall short of the bound's.
+// VsBound is how far a policy falls short of the bounds: its sorted utilities of the
+// lexmax bound (FirstShortPosition, MinGap), its sum of the sum bound (SumGap).
 type VsBound struct {
 	// FirstShortPosition is the first 1-based position of the sorted vectors where the
-	// policy is below the bound (0 when it is nowhere below).
-	FirstShortPosition int     `json:"first_short_position"`
-	MinGap             float64 `json:"min_gap"` // bound min − policy min
-	SumGap             float64 `json:"sum_gap"` // bound sum − policy sum (the bound is lexmax, not max-sum: this may be negative)
+	// policy is below the lexmax bound (0 when it is nowhere below).
+	FirstShortPosition int `json:"first_short_position"`
+	// MinGap is the lexmax bound's minimum less the policy's (≥ 0: the bound's minimum
+	// is the max-min).
+	MinGap float64 `json:"min_gap"`
+	// SumGap is the sum bound (BoundResult.SumBound) less the policy's sum of utilities
+	// (≥ 0: no run's sum exceeds the sum bound).
+	SumGap float64 `json:"sum_gap"`
+	// LexmaxUnproven marks FirstShortPosition and MinGap as measured against a lexmax
+	// vector that is not proven (BoundResult.Exact false): they are then no gaps to a
+	// bound, and summaries leave them out. SumGap stays proven (the sum bound does not
+	// depend on the lexmax vector).
+	LexmaxUnproven bool `json:"lexmax_unproven,omitempty"`
 }
 
 // TimingMetrics are wall-clock decision times per decision round (StartRound and the
@@ -191,23 +201,23 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 	return m
 }
 
-// CompareToBound fills m.VsBound against the bound's sorted utilities (same length).
-func (m *Metrics) CompareToBound(bound []float64, tol float64) {
+// CompareToBound fills m.VsBound against b: the first short position and the min gap
+// against the lexmax bound's sorted utilities (same length as m's; marked
+// LexmaxUnproven when b's vector is not proven), the sum gap against the sum bound.
+func (m *Metrics) CompareToBound(b *BoundResult, tol float64) {
 	vb := &VsBound{}
+	bound := b.SortedUtilities
 	for k := range bound {
 		if m.SortedUtilities[k] < bound[k]-tol {
 			vb.FirstShortPosition = k + 1
 			break
 		}
 	}
-	sum := 0.0
-	for _, u := range bound {
-		sum += u
-	}
 	if len(bound) > 0 {
 		vb.MinGap = bound[0] - m.MinUtility
 	}
-	vb.SumGap = sum - m.SumUtility
+	vb.SumGap = b.SumBound - m.SumUtility
+	vb.LexmaxUnproven = !b.Exact
 	m.VsBound = vb
 }
 

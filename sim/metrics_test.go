@@ -42,9 +42,16 @@ func TestMetricsByHand(t *testing.T) {
 	if *j2.Completion != 10 || *j2.Response != 9 || *j2.Deadline != 4 || *j2.Met || *j2.Tardiness != 6 {
 		t.Fatalf("j2: %+v", j2)
 	}
-	m.CompareToBound([]float64{0, 1, 10}, 0)
-	if m.VsBound.FirstShortPosition != 2 || m.VsBound.MinGap != 0 || m.VsBound.SumGap != 1 {
+	// The lexmax bound (0, 1, 10) is first above the run at position 2; the sum gap is
+	// against the sum bound, not the lexmax vector's sum.
+	m.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{0, 1, 10}, SumBound: 12.5, Exact: true}, 0)
+	if m.VsBound.FirstShortPosition != 2 || m.VsBound.MinGap != 0 || m.VsBound.SumGap != 2.5 || m.VsBound.LexmaxUnproven {
 		t.Fatalf("vs bound %+v", m.VsBound)
+	}
+	// A lexmax vector that is not proven marks the gaps against it; the sum gap stands.
+	m.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{0, 1, 10}, SumBound: 12.5, Exact: false}, 0)
+	if !m.VsBound.LexmaxUnproven || m.VsBound.SumGap != 2.5 {
+		t.Fatalf("vs an unproven bound %+v", m.VsBound)
 	}
 }
 

@@ -101,7 +101,8 @@ func randomWorkload(t *rapid.T) *workload.Workload {
 // TestNoPolicyBeatsTheBound runs every registered policy on random small workloads,
 // checks every invariant of each run and that its utilizations lie in [0, 1] (capacity
 // traces drop under running tasks), and checks that no run's sorted utilities
-// exceed the offline bound lexicographically. 1,000 workloads × every policy with
+// exceed the offline lexmax bound lexicographically and no run's sum exceeds the sum
+// bound. 1,000 workloads × every policy with
 // -rapid.checks=1000 (the issue's acceptance run); the default keeps `go test` quick.
 func TestNoPolicyBeatsTheBound(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -147,6 +148,18 @@ func TestNoPolicyBeatsTheBound(t *testing.T) {
 			if sim.BeatsBound(m.SortedUtilities, b.SortedUtilities, 0) {
 				t.Fatalf("%s beats the bound:\n policy %v\n bound  %v", m.Name, m.SortedUtilities, b.SortedUtilities)
 			}
+			if m.SumUtility > b.SumBound {
+				t.Fatalf("%s: sum of utilities %v above the sum bound %v (%s)", m.Name, m.SumUtility, b.SumBound, b.SumBoundMethod)
+			}
+		}
+		// The lexmax bound's point lies in the sum bound's relaxation once the sum bound
+		// drops the stage caps (the lexmax relaxation has none), so its sum is below.
+		uncapped, err := sim.BoundWith(context.Background(), w, seed, slot, until, sim.BoundOptions{NoStageCaps: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uncapped.SumBound < b.SumUtility || b.SumBoundMethod != "transportation" || uncapped.SumBound < b.SumBound-1e-12*(1+b.SumBound) {
+			t.Fatalf("sum bound %v (%s), without stage caps %v; the lexmax vector's sum %v", b.SumBound, b.SumBoundMethod, uncapped.SumBound, b.SumUtility)
 		}
 		// Slots of twice the length nest the finer ones, so the coarser relaxation
 		// contains the finer one's points: its bound is never lower.

@@ -57,7 +57,9 @@ type Group struct {
 	SumUtility   Stat           `json:"sum_utility"`
 	DeadlinesMet Stat           `json:"deadlines_met"`
 	MissPenalty  Stat           `json:"deadline_miss_penalty"`
-	// MinGap and SumGap are the gaps to the bound (sweeps with "bound").
+	// MinGap and SumGap are the gaps to the bounds (sweeps with "bound"): MinGap to the
+	// lexmax bound's minimum (absent when some seed's lexmax vector is not proven,
+	// sim.VsBound.LexmaxUnproven), SumGap to the sum bound (sim.VsBound).
 	MinGap *Stat        `json:"min_gap,omitempty"`
 	SumGap *Stat        `json:"sum_gap,omitempty"`
 	Timing *GroupTiming `json:"timing,omitempty"`
@@ -71,7 +73,8 @@ type GroupMetric struct {
 }
 
 // Metrics lists the group's aggregated metrics in output order: min and sum utility,
-// deadlines met, miss penalty, the gaps to the bound (sweeps with "bound") and the
+// deadlines met, miss penalty, the gaps to the lexmax and the sum bound (sweeps with
+// "bound"; the min gap only where a lexmax was proven) and the
 // decision p99 (with timing).
 func (g *Group) Metrics() []GroupMetric {
 	out := []GroupMetric{
@@ -81,7 +84,10 @@ func (g *Group) Metrics() []GroupMetric {
 		{"deadline_miss_penalty", "miss penalty", &g.MissPenalty},
 	}
 	if g.MinGap != nil {
-		out = append(out, GroupMetric{"min_gap", "min gap to bound", g.MinGap}, GroupMetric{"sum_gap", "sum gap to bound", g.SumGap})
+		out = append(out, GroupMetric{"min_gap", "min gap to lexmax bound", g.MinGap})
+	}
+	if g.SumGap != nil {
+		out = append(out, GroupMetric{"sum_gap", "sum gap to sum bound", g.SumGap})
 	}
 	if g.Timing != nil {
 		out = append(out, GroupMetric{"timing.decision_p99_us", "decision p99 µs", &g.Timing.DecisionP99Micros})
@@ -325,13 +331,18 @@ func Aggregate(recs []*Record, timing bool) (*Merged, error) {
 		a.minU, a.sumU, a.met, a.pen = append(a.minU, vals[0]), append(a.sumU, vals[1]), append(a.met, vals[2]), append(a.pen, vals[3])
 		if raw, ok := r.Metrics["vs_bound"]; ok {
 			var vb struct {
-				MinGap float64 `json:"min_gap"`
-				SumGap float64 `json:"sum_gap"`
+				MinGap   float64 `json:"min_gap"`
+				SumGap   float64 `json:"sum_gap"`
+				Unproven bool    `json:"lexmax_unproven"`
 			}
 			if err := json.Unmarshal(raw, &vb); err != nil {
 				return nil, fmt.Errorf("cell %d: vs_bound: %w", r.Cell, err)
 			}
-			a.minG, a.sumG = append(a.minG, vb.MinGap), append(a.sumG, vb.SumGap)
+			a.sumG = append(a.sumG, vb.SumGap)
+			if !vb.Unproven {
+				// A gap to a lexmax vector that is not proven is no gap to a bound.
+				a.minG = append(a.minG, vb.MinGap)
+			}
 		}
 		if r.Timing != nil {
 			a.p99, a.wall = append(a.p99, r.Timing.DecisionP99Micros), append(a.wall, r.Timing.WallSeconds)
@@ -345,9 +356,13 @@ func Aggregate(recs []*Record, timing bool) (*Merged, error) {
 		g := a.g
 		g.Seeds = len(a.minU)
 		g.MinUtility, g.SumUtility, g.DeadlinesMet, g.MissPenalty = NewStat(a.minU), NewStat(a.sumU), NewStat(a.met), NewStat(a.pen)
+		if len(a.sumG) == len(a.minU) {
+			y := NewStat(a.sumG)
+			g.SumGap = &y
+		}
 		if len(a.minG) == len(a.minU) {
-			x, y := NewStat(a.minG), NewStat(a.sumG)
-			g.MinGap, g.SumGap = &x, &y
+			x := NewStat(a.minG)
+			g.MinGap = &x
 		}
 		if timing && len(a.p99) > 0 {
 			g.Timing = &GroupTiming{DecisionP99Micros: NewStat(a.p99), WallSeconds: NewStat(a.wall)}

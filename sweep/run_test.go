@@ -112,7 +112,7 @@ func TestRunCellIsSimMeasure(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.CompareToBound(b.SortedUtilities, 1e-12)
+		m.CompareToBound(b, 1e-12)
 		for k, raw := range map[string]any{"sum_utility": m.SumUtility, "min_utility": m.MinUtility, "sorted_utilities": m.SortedUtilities, "vs_bound": m.VsBound, "makespan": m.Makespan} {
 			want, _ := json.Marshal(raw)
 			if !bytes.Equal(rec.Metrics[k], want) {

@@ -27,7 +27,8 @@ const DefaultCertificateWork = 50_000_000
 // other keeps its own utility (s is not even Pareto optimal), or all the jobs at one
 // value can rise together while every other keeps its own (a lexicographically better
 // schedule). work bounds jobs²·slots·resources (0: DefaultCertificateWork); above it the
-// check is skipped.
+// check is skipped. Utilities are compared in onion peeling's order: U, with the jobs
+// float64 ties at an underflowed 0 ordered by their logarithms (sched.UnderflowKeys).
 func LexmaxCertificate(name string, in *sched.Instance, s *sched.Schedule, work int) Check {
 	if msg := shapeProblem(in, s); msg != "" {
 		return Skip(name, "the schedule's shape does not match the instance: "+msg)
@@ -39,7 +40,9 @@ func LexmaxCertificate(name string, in *sched.Instance, s *sched.Schedule, work 
 	if float64(n)*float64(n)*float64(T)*float64(R) > float64(work) {
 		return Skip(name, fmt.Sprintf("%d jobs × %d slots × %d resources is above the certificate's work limit (jobs²·slots·resources ≤ %d)", n, T, R, work))
 	}
-	tab := in.UtilityTable()
+	// Onion peeling orders utilities that underflow to 0 by their logarithms
+	// (sched.UnderflowKeys); the certificate judges the same order.
+	tab := keyTable(in)
 	u := make([]float64, n)
 	for j := range in.Jobs {
 		c := sched.CompletionSlot(s.Jobs[j].Alloc)
@@ -109,6 +112,24 @@ func LexmaxCertificate(name string, in *sched.Instance, s *sched.Schedule, work 
 	j := uncertified[0]
 	return Skip(name, fmt.Sprintf("job %s at utility %.6g is not saturated (it can rise alone when the others keep its level, not when they keep their own): a stalled layer, where this certificate does not decide; the MIP cross-check does",
 		in.Jobs[j].ID, u[j]))
+}
+
+// keyTable is U_j(t) for every job and slot, or the underflow keys where onion peeling
+// uses them.
+func keyTable(in *sched.Instance) [][]float64 {
+	keys, ok := sched.UnderflowKeys(in)
+	if !ok {
+		return in.UtilityTable()
+	}
+	out := make([][]float64, len(in.Jobs))
+	for j := range out {
+		row := make([]float64, in.Horizon)
+		for t := range row {
+			row[t] = keys[j].At(t + 1)
+		}
+		out[j] = row
+	}
+	return out
 }
 
 // deadlinesAtOwn gives every job the latest slot at which it keeps its utility, and job

@@ -55,11 +55,19 @@ func Schedule(in *sched.Instance, s *sched.Schedule, opt ScheduleOptions) Report
 	rep.Add(Pass(CheckShape, 0, fmt.Sprintf("%d jobs × %d resources × %d slots", len(in.Jobs), R, T)))
 
 	var neg, capa, dem, rel, par, comp, util tally
+	// Units used per resource and slot, summed job by job: row by row in memory, where
+	// slot by slot across the jobs was a cache miss per cell.
+	used := make([][]int, R)
+	for r := range used {
+		used[r] = make([]int, T)
+	}
 	for j := range in.Jobs {
 		job, js := &in.Jobs[j], &s.Jobs[j]
 		for r := range R {
 			got := 0
+			use := used[r]
 			for t, x := range js.Alloc[r] {
+				use[t] += x
 				slot := t + 1
 				if x < 0 {
 					neg.add(float64(-x), "job %s holds %d units of %s in slot %d", job.ID, x, in.Resources[r].Name, slot)
@@ -93,13 +101,9 @@ func Schedule(in *sched.Instance, s *sched.Schedule, opt ScheduleOptions) Report
 		}
 	}
 	for r, res := range in.Resources {
-		for t := range T {
-			used := 0
-			for j := range s.Jobs {
-				used += s.Jobs[j].Alloc[r][t]
-			}
-			if c := res.Capacity[t]; used > c {
-				capa.add(float64(used-c), "%s in slot %d: %d units used, capacity %d", res.Name, t+1, used, c)
+		for t, u := range used[r] {
+			if c := res.Capacity[t]; u > c {
+				capa.add(float64(u-c), "%s in slot %d: %d units used, capacity %d", res.Name, t+1, u, c)
 			}
 		}
 	}

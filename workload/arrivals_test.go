@@ -63,3 +63,35 @@ func TestArrivals(t *testing.T) {
 		t.Fatal("0 jobs: no error")
 	}
 }
+
+// TestSteepArrivals: the tie family is deterministic, valid, released over the first
+// quarter with deadlines within 5 slots and decays in [0.05, 2), and its demand is about
+// 95% of the capacity over the horizon.
+func TestSteepArrivals(t *testing.T) {
+	for _, n := range []int{1, 1000, 20000} {
+		in, err := SteepArrivals(n, 3)
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		again, _ := SteepArrivals(n, 3)
+		if !cmp.Equal(in, again) {
+			t.Fatalf("n=%d: the same seed gave another instance", n)
+		}
+		T0, C := max(200, n/10), max(1, n/20)
+		if in.Horizon < T0 || len(in.Jobs) != n {
+			t.Fatalf("n=%d: horizon %d (at least %d), %d jobs", n, in.Horizon, T0, len(in.Jobs))
+		}
+		total := 0
+		for _, j := range in.Jobs {
+			u := j.Utility.(sched.Sigmoid)
+			if j.Release < 1 || j.Release > T0/4 || u.Deadline < float64(j.Release) || u.Deadline >= float64(j.Release)+5 ||
+				u.Decay < 0.05 || u.Decay >= 2 {
+				t.Fatalf("n=%d: job %s: release %d, utility %+v", n, j.ID, j.Release, u)
+			}
+			total += j.Demand[0]
+		}
+		if load := float64(total) / float64(C*T0); n >= 1000 && (load < 0.9 || load > 1.0) {
+			t.Fatalf("n=%d: demand %d is %.2f of the capacity over %d slots", n, total, load, T0)
+		}
+	}
+}

@@ -55,11 +55,14 @@ type FamilyArgs struct {
 	Trace          string
 	DeadlineFactor float64
 	Decay          float64
+	// Load scales a trace's inter-arrival times so the kept jobs' offered load is Load
+	// (0: as traced; SWFOptions.Load).
+	Load float64
 }
 
 // familyOptions are every option, in the order help lists them.
 var familyOptions = []FamilyOption{
-	{"jobs", "int", "100", "number of jobs, at most " + strconv.Itoa(MaxGeneratedJobs) + " (swf: the trace's first jobs, 0: all of them)"},
+	{"jobs", "int", "100", "number of jobs, at most " + strconv.Itoa(MaxGeneratedJobs) + " (swf: the trace's first jobs; default and 0: all of them)"},
 	{"seed", "uint", "1", "seed"},
 	{"budget-ratio", "float", "2", "time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)"},
 	{"mix", "string", "", "shares of critical,sensitive,insensitive jobs in exact counts (default 0.2,0.6,0.2), or \"drawn\": each job draws its class with those probabilities (before issue 28)"},
@@ -71,6 +74,7 @@ var familyOptions = []FamilyOption{
 	{"swf", "string", "", "the trace to read"},
 	{"deadline-factor", "float", "3", "deadline as a multiple of the runtime"},
 	{"decay", "float", "0", "sigmoid decay per minute (0: step utilities)"},
+	{"load", "float", "0", "scale the inter-arrival times so the kept jobs' offered load (work over processors × arrival span) is this (0: as traced)"},
 }
 
 // Set parses value into the option name.
@@ -123,6 +127,8 @@ func (a *FamilyArgs) Set(name, value string) error {
 		parseFloat(&a.DeadlineFactor)
 	case "decay":
 		parseFloat(&a.Decay)
+	case "load":
+		parseFloat(&a.Load)
 	}
 	if err != nil {
 		var ne *strconv.NumError
@@ -333,6 +339,8 @@ func Families() []Family {
 			return optionErrorf("deadline-factor", a.DeadlineFactor, "need a finite number > 0")
 		case !(a.Decay >= 0) || math.IsInf(a.Decay, 0):
 			return optionErrorf("decay", a.Decay, "need a finite number >= 0 (0: step utilities)")
+		case !(a.Load >= 0) || math.IsInf(a.Load, 0):
+			return optionErrorf("load", a.Load, "need a finite number > 0 (or 0: as traced)")
 		}
 		return nil
 	}
@@ -376,10 +384,13 @@ half-green capacity trace.`,
 				}
 				return RDSWorkload(a.Jobs, a.Seed)
 			}},
-		{Name: "swf", Options: []string{"swf", "jobs", "deadline-factor", "decay"}, Check: checkSWF,
+		{Name: "swf", Options: []string{"swf", "jobs", "deadline-factor", "decay", "load"}, Check: checkSWF,
 			Doc: `a Standard Workload Format trace (--swf FILE, - for stdin, FILE.gz is
-decompressed; --jobs caps the count, 0 keeps all): one task per processor,
-deadline = --deadline-factor × runtime, step utilities (or sigmoid with --decay).
+decompressed; the whole trace unless --jobs N keeps the first N): one task per
+processor (the tasks of a parallel job run independently: a relaxation of gang
+scheduling), deadline = --deadline-factor × runtime, step utilities (or sigmoid
+with --decay); --load L scales the inter-arrival times so the kept jobs' offered
+load (work over processors × arrival span) is L.
 Jobs the workload file cannot hold (beyond its limits on runtimes, deadlines,
 tasks and arrivals) are dropped like unusable lines; how many were dropped for
 each reason goes to stderr. The trace is converted as it streams (170 MB
@@ -389,7 +400,7 @@ some 900,000 jobs) is refused, exit 2.`,
 				if err := checkSWF(a); err != nil {
 					return nil, err
 				}
-				return WriteSWF(trace, out, SWFOptions{MaxJobs: a.Jobs, DeadlineFactor: a.DeadlineFactor, Decay: a.Decay})
+				return WriteSWF(trace, out, SWFOptions{MaxJobs: a.Jobs, DeadlineFactor: a.DeadlineFactor, Decay: a.Decay, Load: a.Load})
 			}},
 	}
 }

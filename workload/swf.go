@@ -30,6 +30,12 @@ type SWFOptions struct {
 	Decay float64
 	// TimeUnit is the utilities' time unit in seconds (default 60).
 	TimeUnit float64
+	// Load, when > 0, scales the inter-arrival times (every arrival after the first
+	// kept job's, by one factor) so that the kept jobs' offered load — their work,
+	// runtime × processors, over the machine's processors × the span of their
+	// arrivals — is Load, as trace studies compress or stretch a trace to a target
+	// utilization; 0 keeps the trace's submit times.
+	Load float64
 }
 
 // SWFReport says what ReadSWF kept and what it dropped, and why.
@@ -45,6 +51,13 @@ type SWFReport struct {
 	// kept as an `after` edge, but the delay after the preceding job's end is not
 	// modelled — the trace's submit time stands (the simulator has no such delay).
 	ThinkTimes int `json:"think_times_not_modelled"`
+	// Cut counts the usable job lines past SWFOptions.MaxJobs, never looked at.
+	Cut int `json:"cut_by_max_jobs"`
+	// OfferedLoad is the kept jobs' offered load as traced (SWFOptions.Load's
+	// definition; 0 when their arrivals span no time); ArrivalScale the factor applied
+	// to the inter-arrival times (1 unless SWFOptions.Load is set).
+	OfferedLoad  float64 `json:"offered_load"`
+	ArrivalScale float64 `json:"arrival_scale"`
 }
 
 // Reasons a line is dropped, in plain words (the report's keys); the limits' reasons
@@ -180,6 +193,8 @@ func scanSWF(r io.Reader, opt SWFOptions) (*swfTrace, error) {
 		return nil, fmt.Errorf("workload: swf: decay %g: need a finite number >= 0", opt.Decay)
 	case opt.MaxJobs < 0:
 		return nil, fmt.Errorf("workload: swf: max jobs %d: need 0 (all) or more", opt.MaxJobs)
+	case !(opt.Load >= 0) || math.IsInf(opt.Load, 0):
+		return nil, fmt.Errorf("workload: swf: load %g: need a finite number > 0 (or 0: as traced)", opt.Load)
 	}
 	lim := limits()
 	t := &swfTrace{opt: opt, rep: &SWFReport{Dropped: map[string]int{}}, reasons: reasonsFor(lim), lim: lim}
@@ -268,7 +283,39 @@ func scanSWF(r io.Reader, opt SWFOptions) (*swfTrace, error) {
 	rep.Slots = t.slots
 	// SWF files are sorted by submit time; keep that order, stable for ties.
 	slices.SortStableFunc(t.recs, func(a, b swfRecord) int { return cmpFloat(a.submit, b.submit) })
+	t.scaleLoad()
 	return t, nil
+}
+
+// scaleLoad sets the report's offered load and arrival scale from the jobs that jobs
+// will keep before the arrival limit (which depends on the scale, and so is left out).
+func (t *swfTrace) scaleLoad() {
+	rep := t.rep
+	rep.ArrivalScale = 1
+	work, first, last, n := 0.0, math.NaN(), math.NaN(), 0
+	seen := make(map[float64]struct{}, min(len(t.recs), max(t.opt.MaxJobs, 1024)))
+	for _, r := range t.recs {
+		if t.opt.MaxJobs > 0 && n == t.opt.MaxJobs {
+			break
+		}
+		if _, dup := seen[r.id]; dup || int(r.procs) > t.slots {
+			continue
+		}
+		seen[r.id] = struct{}{}
+		if n == 0 {
+			first = r.submit
+		}
+		last = r.submit
+		work += r.run * float64(r.procs)
+		n++
+	}
+	if n < 2 || !(last > first) || t.slots <= 0 {
+		return
+	}
+	rep.OfferedLoad = work / (float64(t.slots) * (last - first))
+	if t.opt.Load > 0 {
+		rep.ArrivalScale = rep.OfferedLoad / t.opt.Load
+	}
 }
 
 // header is the workload without its jobs.
@@ -289,8 +336,9 @@ func (t *swfTrace) jobs(yield func(*Job) bool) {
 	kept := make(map[float64]struct{}, min(len(t.recs), max(opt.MaxJobs, 1024)))
 	t0 := math.NaN()
 	n := 0
-	for _, r := range t.recs {
+	for k, r := range t.recs {
 		if opt.MaxJobs > 0 && n == opt.MaxJobs {
+			rep.Cut = len(t.recs) - k
 			break
 		}
 		if int(r.procs) > t.slots {
@@ -304,7 +352,7 @@ func (t *swfTrace) jobs(yield func(*Job) bool) {
 		if math.IsNaN(t0) {
 			t0 = r.submit
 		}
-		arrival := r.submit - t0
+		arrival := (r.submit - t0) * rep.ArrivalScale
 		if !(arrival <= t.lim.Seconds) {
 			rep.Dropped[t.reasons.arrival]++
 			continue

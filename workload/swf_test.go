@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"pgregory.net/rapid"
 
 	"github.com/coraopt/coraopt/internal/cputime"
@@ -25,8 +26,9 @@ func TestReadSWF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Offered load: work 4·100 + 2·50 + 3·40 + 1·20 = 640 over 8 processors × 60 s.
 	want := &SWFReport{Lines: 9, Jobs: 4, Slots: 8, Source: "MaxProcs", EdgesDropped: 1, ThinkTimes: 1, Dropped: map[string]int{
-		dropCancelled: 1, dropTooWide: 1, dropPartial: 1, dropRuntime: 1, dropFields: 1}}
+		dropCancelled: 1, dropTooWide: 1, dropPartial: 1, dropRuntime: 1, dropFields: 1}, OfferedLoad: 640.0 / 480, ArrivalScale: 1}
 	if diff := cmp.Diff(want, rep); diff != "" {
 		t.Fatalf("report:\n%s", diff)
 	}
@@ -42,6 +44,47 @@ func TestReadSWF(t *testing.T) {
 	}
 	if _, _, err := ReadSWF(strings.NewReader("; nothing\n"), SWFOptions{}); err == nil {
 		t.Fatal("an empty trace gave no error")
+	}
+}
+
+// The --jobs cap's cut is counted, and Load scales the inter-arrival times so that the
+// kept jobs' offered load is the target.
+func TestSWFCutAndLoad(t *testing.T) {
+	data, err := os.ReadFile("testdata/sample.swf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		opt      SWFOptions
+		arrivals []float64
+		cut      int
+		offered  float64
+		scale    float64
+	}{
+		{SWFOptions{}, []float64{0, 10, 30, 60}, 0, 640.0 / 480, 1},
+		// Half the load: arrivals twice as far apart.
+		{SWFOptions{Load: 640.0 / 960}, []float64{0, 20, 60, 120}, 0, 640.0 / 480, 2},
+		// Load 2: compressed by 1.333/2.
+		{SWFOptions{Load: 2}, []float64{0, 10 * 2.0 / 3, 30 * 2.0 / 3, 60 * 2.0 / 3}, 0, 640.0 / 480, 2.0 / 3},
+		// The first two usable lines kept (jobs 1 and 2: work 500 over 8 × 10 s); jobs
+		// 4, 5 and 7 are cut by the cap, never looked at.
+		{SWFOptions{MaxJobs: 2}, []float64{0, 10}, 3, 500.0 / 80, 1},
+	} {
+		w, rep, err := ReadSWF(bytes.NewReader(data), tc.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var arr []float64
+		for _, j := range w.Jobs {
+			arr = append(arr, j.Arrival)
+		}
+		approx := cmpopts.EquateApprox(1e-12, 0)
+		if !cmp.Equal(arr, tc.arrivals, approx) || rep.Cut != tc.cut || !cmp.Equal(rep.OfferedLoad, tc.offered, approx) || !cmp.Equal(rep.ArrivalScale, tc.scale, approx) {
+			t.Errorf("%+v: arrivals %v, cut %d, offered load %g, scale %g; want %v, %d, %g, %g", tc.opt, arr, rep.Cut, rep.OfferedLoad, rep.ArrivalScale, tc.arrivals, tc.cut, tc.offered, tc.scale)
+		}
+	}
+	if _, _, err := ReadSWF(bytes.NewReader(data), SWFOptions{Load: -1}); err == nil {
+		t.Error("a negative load gave no error")
 	}
 }
 

@@ -172,12 +172,19 @@ func (p *problem) fillSlots(s *sched.Schedule, d []int) *Violation {
 // every grant. It stops at the end of the first slot t where the first job in that order
 // still needs units and is due (due[j] ≤ t), and returns that job, or −1.
 func (p *problem) serveSlots(r int, key, due []int, rem []int64, grant func(j, t int, x int64)) int {
-	byRelease := edfOrder(p.release)
+	rel := p.release
+	if p.resRel != nil {
+		rel = make([]int, p.n)
+		for j := range rel {
+			rel[j] = p.relOf(j, r)
+		}
+	}
+	byRelease := edfOrder(rel)
 	h := &jobHeap{d: key}
 	next := 0
 	var carry []int
 	for t := 1; t <= p.T; t++ {
-		for next < p.n && p.release[byRelease[next]] <= t {
+		for next < p.n && rel[byRelease[next]] <= t {
 			if j := byRelease[next]; rem[j] > 0 {
 				heap.Push(h, j)
 			}

@@ -87,6 +87,7 @@ func runEvents(ctx context.Context, p *problem, budget int, st *Stats) (*outcome
 		return true
 	}
 	var group, nds, sat []int
+	nfixed := 0
 	for events := 0; h.len() > 0; events++ {
 		if events&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -151,6 +152,8 @@ func runEvents(ctx context.Context, p *problem, budget int, st *Stats) (*outcome
 		for _, j := range sat {
 			fixed[j], level[j] = d[j], v
 		}
+		nfixed += len(sat)
+		p.report(nfixed, 0, "events")
 		for _, j := range group {
 			if fixed[j] == 0 {
 				h.push(sweepItem{key: -v, j: int32(j)})

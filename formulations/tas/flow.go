@@ -22,6 +22,12 @@ func FlowSchedule(inst *sched.Instance, deadlines []int) (*sched.Schedule, *Viol
 	if err != nil {
 		return nil, &Violation{Job: -1, Reason: err.Error()}
 	}
+	return p.flowSchedule(deadlines)
+}
+
+// flowSchedule is FlowSchedule on p (with its per-resource releases, if any).
+func (p *problem) flowSchedule(deadlines []int) (*sched.Schedule, *Violation) {
+	inst := p.inst
 	if v := p.checkDeadlines(deadlines); v != nil {
 		return nil, v
 	}
@@ -69,7 +75,7 @@ func (p *problem) buildFlow(net *flowNet, r int, d []int) (flow, want int64) {
 		}
 		want += e
 		net.addEdge(0, jobBase+j, e)
-		for t := p.release[j]; t <= d[j]; t++ {
+		for t := p.relOf(j, r); t <= d[j]; t++ {
 			c := p.cap[r][t-1]
 			if p.maxPar[j] > 0 {
 				c = min(c, p.maxPar[j])

@@ -175,7 +175,7 @@ func (f *flowInc) reach(k int) int32 {
 	if f.firstFree < 0 || f.hi[k] < f.firstFree {
 		return -1 // the usual case in a busy stretch: no tree descent
 	}
-	lo, hi := max(f.p.release[k], int(f.firstFree)), int(f.hi[k])
+	lo, hi := max(f.p.relOf(k, f.r), int(f.firstFree)), int(f.hi[k])
 	for lo <= hi {
 		t := f.spare.firstPositive(lo, hi)
 		if t < 0 {
@@ -222,7 +222,7 @@ func (f *flowInc) route(j int, need int64) int64 {
 				// Latest slots first: their holders are the likeliest to reach free
 				// capacity after the busy stretch. The slots where k is at its cap are not
 				// reachable from k.
-				lo := int32(p.release[k])
+				lo := int32(p.relOf(int(k), f.r))
 				for t := f.prevSlot(f.hi[k]); t >= lo; t = f.prevSlot(t - 1) {
 					if f.x(int(k), t) >= f.lim[k] {
 						continue

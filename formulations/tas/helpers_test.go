@@ -62,35 +62,41 @@ func table(v ...float64) sched.Utility { return sched.Table{Values: v} }
 // (checked independently of the package: the prefix condition, or a Ford–Fulkerson
 // max-flow when some job has a release time or a cap) and returns the lexicographically
 // largest sorted utility vector, or nil when none is feasible.
-func bruteForce(in *sched.Instance) []float64 {
+func bruteForce(in *sched.Instance) []float64 { return bruteForceRR(in, nil) }
+
+// bruteForceRR is bruteForce with per-resource releases rr (see flowFeasibleRR).
+func bruteForceRR(in *sched.Instance, rr [][]int) []float64 {
+	var best []float64
+	enumerateFeasible(in, rr, func(d []int) {
+		v := make([]float64, len(d))
+		for j := range v {
+			v[j] = in.Jobs[j].Utility.At(d[j])
+		}
+		slices.Sort(v)
+		if best == nil || sched.CompareSorted(v, best, 0) > 0 {
+			best = v
+		}
+	})
+	return best
+}
+
+// enumerateFeasible calls visit with every vector of completion slots that is feasible
+// (the prefix condition, or Ford–Fulkerson with the per-resource releases rr when some
+// job has a release time or a cap or rr is given); visit must not keep d.
+func enumerateFeasible(in *sched.Instance, rr [][]int, visit func(d []int)) {
 	n, T := len(in.Jobs), in.Horizon
-	general := false
+	general := rr != nil
 	for _, j := range in.Jobs {
 		if j.Release > 1 || j.MaxParallel > 0 {
 			general = true
 		}
 	}
 	d := make([]int, n)
-	var best []float64
 	var rec func(k int)
 	rec = func(k int) {
 		if k == n {
-			ok := false
-			if general {
-				ok = flowFeasibleFF(in, d)
-			} else {
-				ok = prefixFeasible(in, d)
-			}
-			if !ok {
-				return
-			}
-			v := make([]float64, n)
-			for j := range v {
-				v[j] = in.Jobs[j].Utility.At(d[j])
-			}
-			slices.Sort(v)
-			if best == nil || sched.CompareSorted(v, best, 0) > 0 {
-				best = v
+			if general && flowFeasibleRR(in, rr, d) || !general && prefixFeasible(in, d) {
+				visit(d)
 			}
 			return
 		}
@@ -100,7 +106,6 @@ func bruteForce(in *sched.Instance) []float64 {
 		}
 	}
 	rec(0)
-	return best
 }
 
 func prefixFeasible(in *sched.Instance, d []int) bool {
@@ -125,7 +130,11 @@ func prefixFeasible(in *sched.Instance, d []int) bool {
 
 // flowFeasibleFF is an adjacency-matrix Ford–Fulkerson with BFS augmenting paths,
 // written separately from the package's Dinic.
-func flowFeasibleFF(in *sched.Instance, d []int) bool {
+func flowFeasibleFF(in *sched.Instance, d []int) bool { return flowFeasibleRR(in, nil, d) }
+
+// flowFeasibleRR is flowFeasibleFF with job j's units of resource r placed from slot
+// rr[j][r] on (nil: its release); a job must still complete by d[j].
+func flowFeasibleRR(in *sched.Instance, rr [][]int, d []int) bool {
 	n, T := len(in.Jobs), in.Horizon
 	V := 2 + n + T // 0 source, 1 sink, jobs 2.., slots 2+n..
 	for r, res := range in.Resources {
@@ -137,7 +146,11 @@ func flowFeasibleFF(in *sched.Instance, d []int) bool {
 		for j, job := range in.Jobs {
 			c[0][2+j] = job.Demand[r]
 			want += job.Demand[r]
-			for t := max(1, job.Release); t <= d[j]; t++ {
+			from := max(1, job.Release)
+			if rr != nil {
+				from = max(from, rr[j][r])
+			}
+			for t := from; t <= d[j]; t++ {
 				x := res.Capacity[t-1]
 				if job.MaxParallel > 0 {
 					x = min(x, job.MaxParallel)

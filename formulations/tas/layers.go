@@ -19,6 +19,7 @@ type layered struct {
 	or          oracle
 	maxBranches int // stall branches that may still be explored; < 0: never branch
 	branches    int
+	depth       int // how many stall branches deep solve runs: only depth 0 settles jobs for good
 	memo        map[string]*outcome
 	stats       *Stats
 	rng         *rand.Rand
@@ -77,6 +78,11 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 				free = append(free, j)
 			}
 		}
+		if e.depth == 0 {
+			p.report(p.n-len(free), e.branches, "layers")
+		} else {
+			p.report(0, e.branches, "layers")
+		}
 		if len(free) == 0 {
 			return &outcome{deadline: fixed, level: level, exact: exact}, nil
 		}
@@ -107,8 +113,24 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 			continue
 		}
 		e.stats.Stalls++
+		// The fewest jobs any optimum keeps at L is the smallest set whose keeping lets
+		// the rest of the layer rise together. When one job's keeping does, exactly one
+		// stays, and it is one of those: with a single such job the layer is decided;
+		// with several, only they are branched on.
+		candidates := at
+		if alone := e.keepAlone(d, at, L); len(alone) == 1 {
+			fixed[alone[0]], level[alone[0]] = d[alone[0]], L
+			e.stats.Decided++
+			continue
+		} else if len(alone) > 1 {
+			candidates = alone
+		}
 		if e.maxBranches >= 0 && e.branches < e.maxBranches {
-			return e.branch(fixed, level, d, at, L, exact)
+			out, err := e.branch(fixed, level, d, candidates, L, exact)
+			if err == nil && e.depth == 0 {
+				p.report(p.n, e.branches, "layers") // the best branch settles every job
+			}
+			return out, err
 		}
 		for _, j := range e.keepRule(d, at, L) {
 			fixed[j], level[j] = d[j], L
@@ -116,6 +138,35 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		exact = false
 		e.stats.RuleChoices++
 	}
+}
+
+// keepAlone returns the jobs j of at (a stalled layer at level L, deadline vector d) such
+// that, with j kept at L and everyone outside at keeping d, every other job of at can
+// move to its next value together. Keeping fewer jobs at L is lexicographically better
+// (each job kept is one more entry at L where the others are above it), so when some job
+// qualifies, every optimum keeps exactly one job of at, and one that qualifies.
+func (e *layered) keepAlone(d, at []int, L float64) []int {
+	p := e.p
+	up := make([]int, len(at))
+	for k, j := range at {
+		up[k] = p.u.lastAbove(j, L)
+		if up[k] < p.release[j] {
+			return nil // cannot happen in a stall: every job of at can rise alone
+		}
+	}
+	trial := slices.Clone(d)
+	var out []int
+	for _, j := range at {
+		for k2, i := range at {
+			trial[i] = up[k2]
+		}
+		trial[j] = d[j]
+		e.stats.Probes++
+		if e.or.feasible(trial) {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // branch explores keeping each job of at at level L and returns the lexicographically
@@ -137,7 +188,10 @@ func (e *layered) branch(fixed []int, level []float64, d, at []int, L float64, e
 		out, ok := e.memo[key]
 		if !ok {
 			var err error
-			if out, err = e.solve(f2, l2, L); err != nil {
+			e.depth++
+			out, err = e.solve(f2, l2, L)
+			e.depth--
+			if err != nil {
 				return nil, err
 			}
 			e.memo[key] = out

@@ -27,6 +27,30 @@ type Options struct {
 	// Layered runs the layered engine even where a faster engine applies: the reference
 	// the fast engines are tested and benchmarked against. The result is the same.
 	Layered bool
+	// ResourceRelease[j][r], when given, is the first slot job j may use resource r
+	// (at least its release; a per-resource release the instance format cannot state):
+	// the job can then complete no earlier than the latest of those over the resources
+	// it demands, and Horn's windows of each resource start at its own releases.
+	ResourceRelease [][]int
+	// AsGiven peels on the utilities exactly as their At methods return them, even
+	// where a sigmoid underflows to a 0 that ties it with others and its logarithm
+	// (sched.LogUtility) would keep them apart (see the package documentation, "Ties
+	// at 0 from underflow"). It is the reference for what that changes.
+	AsGiven bool
+	// Progress, when set, is called as the layered and events engines fix jobs or
+	// explore stall branches (the sweep, linear in the instance, does not report): how
+	// many of the jobs are settled so far and how many branches were explored, never
+	// fewer than the last call said. It runs on the solving goroutine and
+	// should return quickly.
+	Progress func(Progress)
+}
+
+// Progress is what Options.Progress is told: Fixed of Jobs jobs are settled at their
+// levels for good (a stall's branches fix more only tentatively, and are counted in
+// Branches), by Engine ("layers" or "events").
+type Progress struct {
+	Fixed, Jobs, Branches int
+	Engine                string
 }
 
 // Result is the lexicographically max-min optimal completion of every job.
@@ -38,7 +62,9 @@ type Result struct {
 	Schedule *sched.Schedule
 	// Deadlines[j] is job j's target completion slot: the latest slot at its level.
 	Deadlines []int
-	// Levels[j] = U_j(Deadlines[j]), the level job j was peeled at.
+	// Levels[j] = U_j(Deadlines[j]), the level job j was peeled at. When the peeling
+	// ordered underflowed utilities by their logarithms (Stats.Domain "log"), jobs of
+	// different layers may share the level 0 here: their ln U differ.
 	Levels []float64
 	// Layers groups the jobs by level, lowest first.
 	Layers []Layer
@@ -56,6 +82,10 @@ type Layer struct {
 
 // Stats says how a Result was computed.
 type Stats struct {
+	// Domain is "log" when the engines ordered the utilities that underflow to 0 by
+	// their logarithms (some job's utility offers one, sched.LogUtility, none is
+	// negative, and Options.AsGiven was not set), else "".
+	Domain string
 	// Engine is "sweep" (the backward boundary sweep), "events" (the level-ordered
 	// engine for parallelism caps) or "layers" (one bisection per layer). Oracle is the
 	// feasibility test: for the sweep "" (eq. 12) or "windows" (Horn's condition, with
@@ -66,9 +96,10 @@ type Stats struct {
 	// events engine passed it a stalled layer.
 	HandOver string
 	// Layered engine: feasibility tests, stalled layers, branches explored, stalls decided
-	// by the keep rule. The events engine counts its tentative moves as Probes and its
+	// by the keep rule. Decided counts stalled layers settled without branching: exactly
+	// one job's keeping let the rest rise (see keepAlone). The events engine counts its tentative moves as Probes and its
 	// utility evaluations in Evaluations; a stall it hands over adds the layered engine's.
-	Probes, Stalls, Branches, RuleChoices int
+	Probes, Stalls, Branches, RuleChoices, Decided int
 	// Sweep: boundaries where not every arriving job fit, utility evaluations there,
 	// rollbacks because a job stopped inside a flat stretch of its utility, and such
 	// stops withdrawn on re-checking.
@@ -97,10 +128,25 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 	if budget == 0 {
 		budget = DefaultMaxBranches
 	}
+	if err := p.setResourceReleases(opts.ResourceRelease); err != nil {
+		return nil, err
+	}
+	p.progress = opts.Progress
 	var st Stats
+	if !opts.AsGiven && p.useUnderflowLogs() {
+		st.Domain = "log"
+	}
 	out, err := peel(ctx, p, budget, opts.Layered, &st)
 	if err != nil {
 		return nil, err
+	}
+	if p.logs {
+		// The engines' levels are keys (ln U below the underflow); report U itself.
+		lv := make([]float64, p.n)
+		for j := range lv {
+			lv[j] = p.values.at(j, out.deadline[j])
+		}
+		out = &outcome{deadline: out.deadline, level: lv, exact: out.exact}
 	}
 	res := &Result{Deadlines: out.deadline, Levels: out.level, Exact: out.exact, Stats: st}
 	res.Layers = groupLayers(out.level)
@@ -170,7 +216,7 @@ func (p *problem) schedule(d []int) (*sched.Schedule, error) {
 	switch {
 	case p.hasCap:
 		var fs *sched.Schedule
-		fs, v = FlowSchedule(p.inst, d)
+		fs, v = p.flowSchedule(d)
 		if v == nil {
 			s = fs
 		}

@@ -22,13 +22,33 @@ type problem struct {
 	eta     [][]int64 // eta[j][r]: demand of job j for resource r
 	cap     [][]int64 // cap[r][t-1]: capacity of resource r in slot t
 	prefix  [][]int64 // prefix[r][t]: capacity of resource r in slots 1..t (prefix[r][0] = 0)
-	release []int     // first usable slot, ≥ 1
-	maxPar  []int64   // per-slot cap of any one resource; 0 = none
-	u       *utilities
+	release []int     // first slot the job can complete in: its release, ≥ 1 (the latest of its per-resource releases)
+	// resRel[j][r] is the first slot job j may use resource r (Options.ResourceRelease);
+	// nil when every resource opens at the job's release.
+	resRel [][]int
+	maxPar []int64 // per-slot cap of any one resource; 0 = none
+	u      *utilities
+	// logs is true when u holds the underflow keys (useUnderflowLogs); the levels the
+	// caller sees are then U_j itself, from values.
+	logs   bool
+	values *utilities
 	// general is true when some job has release > 1 or max_parallel: the prefix test
 	// (rush.txt eq. 12) is then only necessary, not sufficient.
 	general bool
 	hasCap  bool // some job has max_parallel
+	// progress is Options.Progress; told the fixed and branch counts last reported.
+	progress       func(Progress)
+	told, toldBrch int
+}
+
+// report tells Options.Progress that fixed of the n jobs are settled and branches
+// stall branches explored, when either grew since it was last told.
+func (p *problem) report(fixed, branches int, engine string) {
+	if p.progress == nil || (fixed <= p.told && branches <= p.toldBrch) {
+		return
+	}
+	p.told, p.toldBrch = max(p.told, fixed), max(p.toldBrch, branches)
+	p.progress(Progress{Fixed: p.told, Jobs: p.n, Branches: p.toldBrch, Engine: engine})
 }
 
 // newProblem checks what the algorithms rely on (sched.Validate checks more) and
@@ -103,7 +123,63 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 		}
 	}
 	p.u = newUtilities(inst)
+	p.values = p.u
 	return p, nil
+}
+
+// relOf is the first slot job j may use resource r.
+func (p *problem) relOf(j, r int) int {
+	if p.resRel != nil {
+		return p.resRel[j][r]
+	}
+	return p.release[j]
+}
+
+// setResourceReleases gives every job its own first slot per resource (rr[j][r], at
+// least the job's release); the job's release becomes the latest of those over the
+// resources it demands, the first slot it can complete in.
+func (p *problem) setResourceReleases(rr [][]int) error {
+	if rr == nil {
+		return nil
+	}
+	if len(rr) != p.n {
+		return fmt.Errorf("tas: %d rows of resource releases for %d jobs", len(rr), p.n)
+	}
+	p.resRel = make([][]int, p.n)
+	for j, row := range rr {
+		if len(row) != p.R {
+			return fmt.Errorf("tas: job %q: %d resource releases for %d resources", p.inst.Jobs[j].ID, len(row), p.R)
+		}
+		p.resRel[j] = make([]int, p.R)
+		for r, x := range row {
+			if x > p.T {
+				return fmt.Errorf("tas: job %q: release %d of %q is after the horizon %d", p.inst.Jobs[j].ID, x, p.inst.Resources[r].Name, p.T)
+			}
+			p.resRel[j][r] = max(x, p.release[j])
+		}
+		for r := range p.R {
+			if p.eta[j][r] > 0 {
+				p.release[j] = max(p.release[j], p.resRel[j][r])
+			}
+		}
+		if p.release[j] > 1 {
+			p.general = true
+		}
+	}
+	return nil
+}
+
+// useUnderflowLogs makes the engines peel on sched.UnderflowKeys: U itself where it is
+// positive, ln U where a sigmoid underflows to 0 (see the package documentation, "Ties
+// at 0 from underflow"). It reports whether it did.
+func (p *problem) useUnderflowLogs() bool {
+	keys, ok := sched.UnderflowKeys(p.inst)
+	if !ok {
+		return false
+	}
+	p.u = &utilities{fns: keys, T: p.T}
+	p.logs = true
+	return true
 }
 
 // totalViolation reports the first resource whose total demand exceeds its capacity over

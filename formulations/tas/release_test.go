@@ -184,3 +184,50 @@ func TestEventsStallKeepRule(t *testing.T) {
 		t.Fatalf("no stall (%d) or no inexact result (%d): the test checks nothing", stalls, inexact)
 	}
 }
+
+// TestResourceReleaseMatchesBruteForce: with a first slot per job and resource
+// (Options.ResourceRelease), OnionPeel's default engine and the layered engine give the
+// lexmax that enumeration finds with its own max-flow, and the schedule honours every
+// per-resource release.
+func TestResourceReleaseMatchesBruteForce(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		o := genOpts{maxJobs: 5, maxSlots: 6, maxCap: 4, maxDemand: 6, utility: "mixed", resources: 2, release: true,
+			maxPar: rapid.Bool().Draw(rt, "maxpar"), varyCap: true, feasible: true}
+		in := genSpec(rt, o).instance()
+		rr := randomResourceReleases(rt, in)
+		if rr == nil {
+			return
+		}
+		want := bruteForceRR(keyed(in), rr)
+		for _, layered := range []bool{false, true} {
+			res, err := OnionPeel(context.Background(), in, Options{ResourceRelease: rr, Layered: layered})
+			if want == nil {
+				if !errors.Is(err, ErrInfeasible) {
+					rt.Fatalf("layered %v: enumeration finds nothing feasible; OnionPeel: %v", layered, err)
+				}
+				continue
+			}
+			if err != nil {
+				rt.Fatalf("layered %v: %v (enumeration %v)", layered, err, want)
+			}
+			kin := keyed(in)
+			got := make([]float64, len(in.Jobs))
+			for j := range got {
+				got[j] = kin.Jobs[j].Utility.At(res.Deadlines[j])
+			}
+			if g := sortedCopy(got); !slices.Equal(g, want) || !res.Exact {
+				rt.Fatalf("layered %v: %v (exact %v, stats %+v), enumeration %v\n%s rr %v", layered, g, res.Exact, res.Stats, want, describe(in), rr)
+			}
+			checkSchedule(rt, in, res.Schedule, res.Deadlines)
+			for j, js := range res.Schedule.Jobs {
+				for r, row := range js.Alloc {
+					for ts := 1; ts < rr[j][r]; ts++ {
+						if row[ts-1] != 0 {
+							rt.Fatalf("job %d holds %d of resource %d in slot %d, before its release %d there", j, row[ts-1], r, ts, rr[j][r])
+						}
+					}
+				}
+			}
+		}
+	})
+}

@@ -90,7 +90,7 @@ func newWindowRoom(p *problem) *windowRoom {
 func (o *windowRoom) add(j int) {
 	for r, e := range o.p.eta[j] {
 		if e != 0 {
-			o.tree[r].addPrefix(o.p.release[j], -e)
+			o.tree[r].addPrefix(o.p.relOf(j, r), -e)
 		}
 	}
 }
@@ -98,7 +98,7 @@ func (o *windowRoom) add(j int) {
 func (o *windowRoom) sub(j int) {
 	for r, e := range o.p.eta[j] {
 		if e != 0 {
-			o.tree[r].addPrefix(o.p.release[j], e)
+			o.tree[r].addPrefix(o.p.relOf(j, r), e)
 		}
 	}
 }
@@ -118,7 +118,7 @@ func (o *windowRoom) fitsWith(t, j int) bool {
 		return false
 	}
 	for r, e := range o.p.eta[j] {
-		if e != 0 && o.p.prefix[r][t]+o.tree[r].prefixMin(rel) < e {
+		if e != 0 && o.p.prefix[r][t]+o.tree[r].prefixMin(o.p.relOf(j, r)) < e {
 			return false
 		}
 	}

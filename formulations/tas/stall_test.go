@@ -2,6 +2,7 @@ package tas
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -36,7 +37,7 @@ func randomSmall(rng *rand.Rand) *sched.Instance {
 func TestStallBranching(t *testing.T) {
 	const instances = 3000
 	rng := rand.New(rand.NewPCG(2024, 5))
-	var handedOver, stalled, wrongWithout, inexactWithout int
+	var handedOver, stalled, wrongWithout, inexactWithout, ruled, decided int
 	for k := range instances {
 		in := randomSmall(rng)
 		want := bruteForce(in)
@@ -57,6 +58,10 @@ func TestStallBranching(t *testing.T) {
 		if nb.Stats.Stalls > 0 {
 			stalled++
 		}
+		if nb.Stats.RuleChoices > 0 {
+			ruled++
+		}
+		decided += nb.Stats.Decided
 		if !nb.Exact {
 			inexactWithout++
 		}
@@ -68,13 +73,32 @@ func TestStallBranching(t *testing.T) {
 		}
 		checkSchedule(t, in, nb.Schedule, nb.Deadlines)
 	}
-	t.Logf("%d instances: sweep handed %d to the layered engine; without branching %d stalled (%.1f%%), %d of them wrong (%.1f%% of stalled)",
-		instances, handedOver, stalled, 100*float64(stalled)/instances, wrongWithout, 100*float64(wrongWithout)/float64(max(stalled, 1)))
+	t.Logf("%d instances: sweep handed %d to the layered engine; without branching %d stalled (%.1f%%), %d of them wrong (%.1f%% of stalled); %d stalled layers decided without branching, %d runs needed the keep rule",
+		instances, handedOver, stalled, 100*float64(stalled)/instances, wrongWithout, 100*float64(wrongWithout)/float64(max(stalled, 1)), decided, ruled)
 	if stalled == 0 || wrongWithout == 0 {
 		t.Fatalf("the measurement measures nothing: %d stalls, %d wrong without branching", stalled, wrongWithout)
 	}
-	if inexactWithout != stalled {
-		t.Fatalf("%d stalled runs but %d inexact ones: a rule choice must mark the result inexact", stalled, inexactWithout)
+	if inexactWithout != ruled {
+		t.Fatalf("%d runs decided a stall by the keep rule but %d are inexact: a rule choice, and only a rule choice, marks the result inexact", ruled, inexactWithout)
+	}
+}
+
+// TestStallDecidedByKeepingOne: capacity 2 in each of 2 slots, jobs of demand 1, 1 and
+// 2 all worth 2 in slot 1 and 1 in slot 2. At level 1 each job can move to slot 1 alone
+// but not all together: a stall. Keeping only the demand-2 job at 1 lets the other two
+// rise, keeping either small one does not, so every optimum keeps the big one — decided
+// without branching, and exact even with branching off.
+func TestStallDecidedByKeepingOne(t *testing.T) {
+	in := spec{caps: constCaps(2, 2), demand: [][]int{{1}, {1}, {2}}, util: []sched.Utility{table(2, 1), table(2, 1), table(2, 1)}}.instance()
+	res, err := OnionPeel(context.Background(), in, Options{Layered: true, MaxBranches: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := bruteForce(in); !slices.Equal(sortedCopy(res.Levels), want) || !res.Exact || res.Stats.Decided != 1 || res.Stats.RuleChoices != 0 {
+		t.Fatalf("levels %v (exact %v, stats %+v), want %v decided without the keep rule", sortedCopy(res.Levels), res.Exact, res.Stats, want)
+	}
+	if res.Deadlines[2] != 2 {
+		t.Fatalf("deadlines %v: the demand-2 job should stay in slot 2", res.Deadlines)
 	}
 }
 
@@ -95,4 +119,45 @@ func describe(in *sched.Instance) string {
 		s += fmt.Sprintf("  %s demand %v utility %v\n", j.ID, j.Demand, j.Utility)
 	}
 	return s
+}
+
+// Options.Progress hears the layered and events engines settle jobs and explore stall
+// branches: each call grows a count and lowers none, the settled jobs never pass the
+// job count, and the last call says every job is settled; the answer is the same as
+// without it.
+func TestProgress(t *testing.T) {
+	rng := rand.New(rand.NewPCG(29, 4))
+	for k := range 200 {
+		in := randomSmall(rng)
+		if k%2 == 1 {
+			in.Jobs[0].MaxParallel = 1 // the events engine
+		}
+		want, err := OnionPeel(context.Background(), in, Options{Layered: k%2 == 0})
+		if err != nil {
+			if errors.Is(err, ErrInfeasible) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		var seen []Progress
+		got, err := OnionPeel(context.Background(), in, Options{Layered: k%2 == 0, Progress: func(p Progress) { seen = append(seen, p) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Levels, want.Levels) {
+			t.Fatalf("instance %d: levels %v with progress, %v without", k, got.Levels, want.Levels)
+		}
+		if got.Stats.Engine == "sweep" {
+			continue
+		}
+		if len(seen) == 0 || seen[len(seen)-1].Fixed != len(in.Jobs) {
+			t.Fatalf("instance %d (%s): progress %v, want a last call with all %d jobs fixed", k, got.Stats.Engine, seen, len(in.Jobs))
+		}
+		for i, p := range seen {
+			grew := i == 0 || (p.Fixed >= seen[i-1].Fixed && p.Branches >= seen[i-1].Branches && (p.Fixed > seen[i-1].Fixed || p.Branches > seen[i-1].Branches))
+			if p.Jobs != len(in.Jobs) || p.Fixed > p.Jobs || !grew || p.Branches != 0 && got.Stats.Branches == 0 {
+				t.Fatalf("instance %d: progress %v", k, seen)
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -124,6 +125,9 @@ func runGen(s Streams, o *genOptions, reg *workload.Registry, flags *pflag.FlagS
 	if len(refused) > 0 {
 		return usageErrf("%s", strings.Join(refused, "\n")) // every refused flag at once
 	}
+	if fam.Convert != nil && !flags.Changed("jobs") {
+		o.args.Jobs = 0 // a trace is kept whole unless --jobs says otherwise
+	}
 	if fam.Check != nil {
 		if err := fam.Check(o.args); err != nil {
 			return genError(err)
@@ -188,21 +192,45 @@ func runGenTrace(s Streams, o *genOptions, fam workload.Family) error {
 // writeSWFReport says what the conversion kept and, one line per reason, what it
 // dropped.
 func writeSWFReport(w io.Writer, name string, rep *workload.SWFReport, maxJobs int) {
-	fmt.Fprintf(w, "coraopt: %s: %d job lines; kept %d jobs on %d slots (from %s)", name, rep.Lines, rep.Jobs, rep.Slots, rep.Source)
-	if maxJobs > 0 && rep.Jobs == maxJobs {
-		fmt.Fprintf(w, ", the first %d (--jobs %d)", maxJobs, maxJobs)
+	dropped := 0
+	for _, n := range rep.Dropped {
+		dropped += n
 	}
-	counts := rep.DroppedCounts()
-	if len(counts) == 0 {
+	fmt.Fprintf(w, "coraopt: %s: kept %s of %s jobs on %s processors (from %s)", name, grouped(rep.Jobs), grouped(rep.Lines), grouped(rep.Slots), rep.Source)
+	if rep.Cut > 0 {
+		fmt.Fprintf(w, "; cut %s by --jobs %d (--jobs 0 keeps the whole trace)", grouped(rep.Cut), maxJobs)
+	}
+	if dropped == 0 {
 		fmt.Fprintln(w, "; dropped none")
 	} else {
-		fmt.Fprintln(w, "; dropped:")
+		fmt.Fprintf(w, "; dropped %s:\n", grouped(dropped))
 	}
-	for _, c := range counts {
+	for _, c := range rep.DroppedCounts() {
 		fmt.Fprintf(w, "  %s\n", c)
+	}
+	if rep.OfferedLoad > 0 {
+		fmt.Fprintf(w, "coraopt: %s: offered load %.3g as traced", name, rep.OfferedLoad)
+		if rep.ArrivalScale != 1 {
+			fmt.Fprintf(w, "; inter-arrival times × %.4g for --load %.3g", rep.ArrivalScale, rep.OfferedLoad/rep.ArrivalScale)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "coraopt: %s: %d preceding-job links to dropped jobs removed; %d think times not modelled (the trace's submit times stand)\n",
 		name, rep.EdgesDropped, rep.ThinkTimes)
+}
+
+// grouped writes n with thousands separators: 18,066.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
 }
 
 // openTrace is openInput that decompresses a name ending in ".gz" (the Parallel

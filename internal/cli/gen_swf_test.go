@@ -104,7 +104,7 @@ func TestGenSWFRespectsFileLimits(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	for _, want := range []string{
-		"6 job lines; kept 2 jobs on 2 slots",
+		"kept 2 of 6 jobs on 2 processors",
 		"1 runtime over 1e+12 s, the workload file's limit",
 		"1 submitted more than 1e+12 s after the first kept job",
 		"1 more than 10000000 processors",
@@ -135,11 +135,14 @@ func TestGenSWFReport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	want := "coraopt: " + sampleSWF + ": 9 job lines; kept 3 jobs on 8 slots (from MaxProcs), the first 3 (--jobs 3); dropped:\n" +
+	// Kept jobs 1, 2 and 4; jobs 5 and 7 cut; four lines dropped: 3 + 2 + 4 = 9. The
+	// kept jobs' work, 4·100 + 2·50 + 3·40, over 8 processors × 30 s is 2.58.
+	want := "coraopt: " + sampleSWF + ": kept 3 of 9 jobs on 8 processors (from MaxProcs); cut 2 by --jobs 3 (--jobs 0 keeps the whole trace); dropped 4:\n" +
 		"  1 cancelled before it ran (status 5, runtime ≤ 0)\n" +
 		"  1 not 18 numeric fields\n" +
 		"  1 partial-execution record (status 2, 3 or 4; the job's summary line is kept)\n" +
 		"  1 runtime unknown or not positive\n" +
+		"coraopt: " + sampleSWF + ": offered load 2.58 as traced\n" +
 		"coraopt: " + sampleSWF + ": 0 preceding-job links to dropped jobs removed; 1 think times not modelled (the trace's submit times stand)\n"
 	if errOut != want {
 		t.Errorf("report:\n%s\nwant:\n%s", errOut, want)

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -30,6 +31,7 @@ type simulateOptions struct {
 	replications int
 	slot         float64
 	bound        bool
+	boundLimit   time.Duration
 	plots        string
 	ganttTasks   int
 	workers      int
@@ -39,11 +41,14 @@ type simulateOptions struct {
 // simulateJSON is `coraopt simulate -o json`: the runs of --seed at the top level, the
 // further replications (seeds seed+1, …) under "replications".
 type simulateJSON struct {
-	Workload     string           `json:"workload"`
-	Seed         uint64           `json:"seed"`
-	Policies     []*sim.Metrics   `json:"policies"`
-	Bound        *sim.BoundResult `json:"bound,omitempty"`
-	Replications []replication    `json:"replications,omitempty"`
+	Workload string           `json:"workload"`
+	Seed     uint64           `json:"seed"`
+	Policies []*sim.Metrics   `json:"policies"`
+	Bound    *sim.BoundResult `json:"bound,omitempty"`
+	// BoundError says why --bound gave no bound for this seed (refused, stopped at
+	// --bound-time-limit, failed); the policies' results stand without gaps.
+	BoundError   string        `json:"bound_error,omitempty"`
+	Replications []replication `json:"replications,omitempty"`
 	// Summary aggregates every seed per policy (with --replications > 1).
 	Summary     []policySummary `json:"summary,omitempty"`
 	Interrupted bool            `json:"interrupted,omitempty"`
@@ -51,9 +56,10 @@ type simulateJSON struct {
 }
 
 type replication struct {
-	Seed     uint64           `json:"seed"`
-	Policies []*sim.Metrics   `json:"policies"`
-	Bound    *sim.BoundResult `json:"bound,omitempty"`
+	Seed       uint64           `json:"seed"`
+	Policies   []*sim.Metrics   `json:"policies"`
+	Bound      *sim.BoundResult `json:"bound,omitempty"`
+	BoundError string           `json:"bound_error,omitempty"`
 }
 
 // policySummary is a policy's mean and sample standard deviation over the seeds.
@@ -99,7 +105,10 @@ func summarize(names []string, out *simulateJSON) []policySummary {
 				met, pen = append(met, float64(m.DeadlinesMet)), append(pen, m.DeadlineMissPenalty)
 				resp = append(resp, m.MeanResponse)
 				if m.VsBound != nil {
-					minG, sumG = append(minG, m.VsBound.MinGap), append(sumG, m.VsBound.SumGap)
+					sumG = append(sumG, m.VsBound.SumGap)
+					if !m.VsBound.LexmaxUnproven {
+						minG = append(minG, m.VsBound.MinGap)
+					}
 				}
 			}
 		}
@@ -109,8 +118,12 @@ func summarize(names []string, out *simulateJSON) []policySummary {
 		ps := policySummary{Name: name, Seeds: len(minU), MinUtility: newMeanStd(minU), SumUtility: newMeanStd(sumU),
 			DeadlinesMet: newMeanStd(met), MissPenalty: newMeanStd(pen), MeanResponse: newMeanStd(resp)}
 		if len(minG) > 0 {
-			a, b := newMeanStd(minG), newMeanStd(sumG)
-			ps.MinGap, ps.SumGap = &a, &b
+			a := newMeanStd(minG)
+			ps.MinGap = &a
+		}
+		if len(sumG) > 0 {
+			b := newMeanStd(sumG)
+			ps.SumGap = &b
 		}
 		sums = append(sums, ps)
 	}
@@ -131,7 +144,14 @@ func newSimulateCmd(s Streams, g *globalOptions) *cobra.Command {
 deterministic discrete-event simulator: every policy sees the same jobs and the same true
 task runtimes (drawn per job, stage and task from --seed). With --bound it also computes
 the offline bound — the exact lexmax of a relaxation that every schedule maps into, in
-slots of --slot seconds — and reports each policy's gap to it.
+slots of --slot seconds — and reports each policy's gap to it. A bound that is refused
+(too many slots: the message names a --slot that fits), stopped by --bound-time-limit or
+Ctrl-C, or that fails leaves the policies' results printed, with bound_error saying why,
+and exits 2 (refused) or 1; a lexmax vector that is not proven marks the gaps against
+it (lexmax_unproven, "unproven" in the table). A slot longer than most jobs' deadlines
+is warned about: the bound then credits most jobs as if on time. On a terminal the
+progress bar says how many jobs the bound has settled and how many stall branches it
+explored.
 
 Replications (--replications R) use seeds seed, seed+1, …, run in parallel (--workers,
 default: all cores) and print in seed order, so the output does not depend on the number
@@ -158,6 +178,7 @@ Examples:
 	f.IntVar(&o.replications, "replications", 1, "number of seeds to run (seed, seed+1, …)")
 	f.Float64Var(&o.slot, "slot", 60, "slot length in seconds of the bound's relaxation")
 	f.BoolVar(&o.bound, "bound", false, "compute the offline bound and each policy's gap to it")
+	f.DurationVar(&o.boundLimit, "bound-time-limit", 0, "stop a bound after this long (e.g. 30s; 0: no limit), keeping the policies' results")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
 	f.IntVar(&o.ganttTasks, "gantt-tasks", defaultGanttTasks, "with --plots: draw at most this many tasks in each Gantt chart, the first by start (0: every task)")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
@@ -191,11 +212,14 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	if err := checkWorkers(o.workers); err != nil {
 		return err
 	}
+	if !(o.slot > 0) || math.IsInf(o.slot, 0) {
+		return usageErrf("--slot %g: need a finite length > 0 seconds", o.slot)
+	}
+	if o.boundLimit < 0 {
+		return usageErrf("--bound-time-limit %v: need 0 (no limit) or more", o.boundLimit)
+	}
 	if o.ganttTasks < 0 {
 		return usageErrf("--gantt-tasks %d: need 0 (every task) or more", o.ganttTasks)
-	}
-	if !(o.slot > 0) {
-		return usageErrf("--slot %g: need a length > 0 seconds", o.slot)
 	}
 	workers := o.workers
 	if workers <= 0 {
@@ -232,10 +256,53 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	} else {
 		writeSimTable(s.Out, out)
 	}
+	warnVacuousBounds(s.Err, out)
 	if out.Interrupted {
 		return failed(errors.New("interrupted: printed the runs that finished"))
 	}
-	return nil
+	return boundMissing(out)
+}
+
+// boundMissing is the exit for bounds --bound did not get: exit 2 when one was refused
+// for its --slot (a bad flag), else exit 1, naming the first; nil when every seed has
+// its bound.
+func boundMissing(out *simulateJSON) error {
+	var missing []string
+	refused := false
+	add := func(seed uint64, msg string) {
+		if msg != "" {
+			missing = append(missing, fmt.Sprintf("seed %d: %s", seed, msg))
+			refused = refused || strings.HasPrefix(msg, "refused")
+		}
+	}
+	add(out.Seed, out.BoundError)
+	for _, r := range out.Replications {
+		add(r.Seed, r.BoundError)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	err := fmt.Errorf("--bound: no bound for %d of %d seeds (the policies' results are printed without gaps): %s", len(missing), 1+len(out.Replications), missing[0])
+	if refused {
+		return usageErr(err)
+	}
+	return failed(err)
+}
+
+// warnVacuousBounds warns, once per slot length, when a bound's slot is longer than
+// most jobs' deadlines: the relaxation then credits most jobs as if on time.
+func warnVacuousBounds(w io.Writer, out *simulateJSON) {
+	bs := []*sim.BoundResult{out.Bound}
+	for _, r := range out.Replications {
+		bs = append(bs, r.Bound)
+	}
+	for _, b := range bs {
+		if b != nil && b.NearVacuous() {
+			fmt.Fprintf(w, "coraopt: warning: the bound's slot of %g s is longer than the deadlines of %d of the %d jobs with one: it credits them as if on time whatever the order, so it says little; use a shorter --slot\n",
+				b.SlotSeconds, b.DeadlinesUnderSlot, b.JobsWithDeadline)
+			return
+		}
+	}
 }
 
 // checkWorkers refuses a negative --workers (0 means one per core).
@@ -290,20 +357,45 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		return struct{}{}, nil
 	}, keep)
 	bounds := make([]*sim.BoundResult, R)
+	boundErrs := make([]string, R)
 	if o.bound && err == nil {
+		var mu sync.Mutex // the progress callbacks of concurrent bounds
 		err = workpool.Run(ctx, R, opt, func(ctx context.Context, r int) (struct{}, error) {
 			until := 0.0
 			for _, m := range metrics[r] {
 				until = max(until, m.Makespan)
 			}
-			b, err := sim.Bound(ctx, w, o.seed+uint64(r), o.slot, until)
-			switch {
-			case ctx.Err() != nil:
-				return struct{}{}, ctx.Err()
-			case err != nil:
-				return struct{}{}, usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
+			bctx, cancel := ctx, context.CancelFunc(func() {})
+			if o.boundLimit > 0 {
+				bctx, cancel = context.WithTimeout(ctx, o.boundLimit)
 			}
-			bounds[r] = b
+			defer cancel()
+			var opts sim.BoundOptions
+			settled, jobs, branches := 0, 0, 0
+			opts.Progress = func(f, n, br int) {
+				mu.Lock()
+				defer mu.Unlock()
+				settled, jobs, branches = f, n, br
+				if bar != nil {
+					bar.Describe(fmt.Sprintf("bound, seed %d: %d of %d jobs settled, %d stall branches", o.seed+uint64(r), f, n, br))
+				}
+			}
+			b, err := sim.BoundWith(bctx, w, o.seed+uint64(r), o.slot, until, opts)
+			var short *sim.SlotTooShortError
+			switch {
+			case err == nil:
+				bounds[r] = b
+			case ctx.Err() != nil:
+				return struct{}{}, ctx.Err() // Ctrl-C: the run is reported interrupted
+			case errors.As(err, &short):
+				boundErrs[r] = fmt.Sprintf("refused: %d slots of %g s are more than the limit of %d; --slot %g fits", int64(short.Slots), short.Slot, sched.MaxHorizon, short.Fits)
+			case errors.Is(err, context.DeadlineExceeded):
+				mu.Lock()
+				boundErrs[r] = fmt.Sprintf("stopped at --bound-time-limit %v with %d of %d jobs settled after %d stall branches", o.boundLimit, settled, jobs, branches)
+				mu.Unlock()
+			default:
+				boundErrs[r] = err.Error()
+			}
 			return struct{}{}, nil
 		}, keep)
 	}
@@ -321,7 +413,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 				continue // interrupted before it finished
 			}
 			if b := bounds[r]; b != nil {
-				m.CompareToBound(b.SortedUtilities, 1e-12)
+				m.CompareToBound(b, 1e-12)
 			}
 			done = append(done, m)
 		}
@@ -329,10 +421,10 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			continue
 		}
 		if r == 0 {
-			out.Policies, out.Bound = done, bounds[r]
+			out.Policies, out.Bound, out.BoundError = done, bounds[r], boundErrs[r]
 			continue
 		}
-		out.Replications = append(out.Replications, replication{Seed: o.seed + uint64(r), Policies: done, Bound: bounds[r]})
+		out.Replications = append(out.Replications, replication{Seed: o.seed + uint64(r), Policies: done, Bound: bounds[r], BoundError: boundErrs[r]})
 	}
 	if out.Policies == nil {
 		out.Policies = []*sim.Metrics{}
@@ -385,7 +477,7 @@ func maxTasks(r *plot.Run) int {
 
 func writeSimTable(w io.Writer, out *simulateJSON) {
 	fmt.Fprintf(w, "workload %s\n", out.Workload)
-	one := func(seed uint64, ms []*sim.Metrics, b *sim.BoundResult) {
+	one := func(seed uint64, ms []*sim.Metrics, b *sim.BoundResult, boundErr string) {
 		fmt.Fprintf(w, "\nseed %d\n", seed)
 		tw := newTable(w)
 		row(tw, "policy", "min utility", "sum utility", "zero", "deadlines met", "miss penalty", "utilization", "makespan s", "mean response s", "first short", "min gap", "sum gap", "fallbacks")
@@ -398,6 +490,9 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 			if m.VsBound != nil {
 				first = fmt.Sprint(m.VsBound.FirstShortPosition)
 				minGap, sumGap = fmt.Sprintf("%.4g", m.VsBound.MinGap), fmt.Sprintf("%.4g", m.VsBound.SumGap)
+				if m.VsBound.LexmaxUnproven {
+					first, minGap = "unproven", "unproven"
+				}
 			}
 			fb := fmt.Sprint(m.Fallbacks)
 			row(tw, m.Name, fmt.Sprintf("%.4g", m.MinUtility), fmt.Sprintf("%.4g", m.SumUtility), m.ZeroUtilityJobs,
@@ -413,13 +508,16 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 		}
 		tw.Flush()
 		if b != nil {
-			fmt.Fprintf(w, "bound: %s, %d slots of %g s\n", b.Method, b.Slots, b.SlotSeconds)
+			fmt.Fprintf(w, "bound: %s, %d slots of %g s; sum bound %.4g (%s)\n", b.Method, b.Slots, b.SlotSeconds, b.SumBound, b.SumBoundMethod)
+		}
+		if boundErr != "" {
+			fmt.Fprintf(w, "bound: none (%s)\n", boundErr)
 		}
 		writeWorkflowAdmissionTables(w, ms)
 	}
-	one(out.Seed, out.Policies, out.Bound)
+	one(out.Seed, out.Policies, out.Bound, out.BoundError)
 	for _, r := range out.Replications {
-		one(r.Seed, r.Policies, r.Bound)
+		one(r.Seed, r.Policies, r.Bound, r.BoundError)
 	}
 	if len(out.Summary) > 0 {
 		fmt.Fprintf(w, "\nover %d seeds: mean ± standard deviation\n", out.Summary[0].Seeds)
@@ -429,7 +527,10 @@ func writeSimTable(w io.Writer, out *simulateJSON) {
 		for _, ps := range out.Summary {
 			minGap, sumGap := "-", "-"
 			if ps.MinGap != nil {
-				minGap, sumGap = f(*ps.MinGap), f(*ps.SumGap)
+				minGap = f(*ps.MinGap)
+			}
+			if ps.SumGap != nil {
+				sumGap = f(*ps.SumGap)
 			}
 			row(tw, ps.Name, f(ps.MinUtility), f(ps.SumUtility), f(ps.DeadlinesMet), f(ps.MissPenalty), f(ps.MeanResponse), minGap, sumGap)
 		}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/coraopt/coraopt/sim"
 )
 
 // stripTiming removes every "timing" key, the only place wall-clock figures may be.
@@ -232,12 +235,22 @@ func TestSimulateInterrupted(t *testing.T) {
 }
 
 func TestGenSWF(t *testing.T) {
-	code, out, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--jobs", "0", "--decay", "0.5")
+	// Without --jobs the whole trace is kept (issue 29: it used to keep 100).
+	code, out, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--decay", "0.5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "kept 4 jobs on 8 slots") || !strings.Contains(errOut, "\n  1 wider than the machine\n") {
+	if !strings.Contains(errOut, "kept 4 of 9 jobs on 8 processors") || !strings.Contains(errOut, "dropped 5:\n") || !strings.Contains(errOut, "\n  1 wider than the machine\n") || strings.Contains(errOut, "; cut ") {
 		t.Fatalf("stderr does not report what was dropped: %s", errOut)
+	}
+	// --load 0.5 stretches the offered load of 4/3: arrivals 8/3 as far apart (job 7's
+	// 60 s becomes 160 s).
+	code, scaled, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--load", "0.5")
+	if code != 0 || !strings.Contains(errOut, "offered load 1.33 as traced; inter-arrival times × 2.667 for --load 0.5") || !strings.Contains(scaled, `"arrival": 160`) {
+		t.Fatalf("--load: exit %d: %s\n%.600s", code, errOut, scaled)
+	}
+	if code, _, errOut := runCLI(context.Background(), "", "gen", "--family", "swf", "--swf", "../../workload/testdata/sample.swf", "--load", "-1"); code != ExitBadUsage || !strings.Contains(errOut, "--load -1") {
+		t.Fatalf("--load -1: exit %d: %s", code, errOut)
 	}
 	if !strings.Contains(out, `"sigmoid"`) || !strings.Contains(out, `"after"`) {
 		t.Fatalf("workload: %s", out)
@@ -291,7 +304,8 @@ func TestSimulateProgressOnTerminal(t *testing.T) {
 }
 
 // A run that cannot finish (the capacity ends at 0 with work left) exits 1 and says
-// which job is stuck; a bound too large for --slot exits 2.
+// which job is stuck; a bound too large for --slot exits 2 with the policies' results
+// printed and a --slot that fits named, and that slot runs.
 func TestSimulateFailures(t *testing.T) {
 	stuck := filepath.Join(t.TempDir(), "stuck.json")
 	if err := os.WriteFile(stuck, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}], "capacity": [[0, {"c": 0}]]},
@@ -302,8 +316,69 @@ func TestSimulateFailures(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	path := genWorkload(t, "--family", "cora", "--jobs", "3")
-	if code, _, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", "fifo", "--bound", "--slot", "1e-6"); code != ExitBadUsage || !strings.Contains(errOut, "longer --slot") {
+	code, out, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", "fifo", "--bound", "--slot", "1e-6", "-o", "json")
+	if code != ExitBadUsage || !strings.Contains(errOut, "no bound for 1 of 1 seeds") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res simulateJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %.300s", err, out)
+	}
+	var fits float64
+	if len(res.Policies) != 1 || res.Policies[0].SortedUtilities == nil || res.Bound != nil || res.Policies[0].VsBound != nil {
+		t.Fatalf("want FIFO's results without a bound or gaps: %.400s", out)
+	}
+	if _, err := fmt.Sscanf(res.BoundError[strings.LastIndex(res.BoundError, "--slot "):], "--slot %g fits", &fits); err != nil {
+		t.Fatalf("bound_error %q names no slot that fits: %v", res.BoundError, err)
+	}
+	if code, out, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", "fifo", "--bound", "--slot", fmt.Sprint(fits), "-o", "json"); code != 0 || !strings.Contains(out, `"sum_bound"`) {
+		t.Fatalf("--slot %g: exit %d: %s", fits, code, errOut)
+	}
+}
+
+// A bound stopped by --bound-time-limit keeps the policies' results, says where it
+// stopped and exits 1; a slot longer than most deadlines is warned about.
+func TestSimulateBoundTimeLimitAndVacuity(t *testing.T) {
+	path := genWorkload(t, "--family", "cora", "--jobs", "20")
+	code, out, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", "fifo,edf", "--bound", "--bound-time-limit", "1ns", "-o", "table")
+	if code != ExitFailed || !strings.Contains(errOut, "stopped at --bound-time-limit 1ns") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "\nfifo ") || !strings.Contains(out, "\nedf ") || !strings.Contains(out, "bound: none (stopped at --bound-time-limit 1ns") {
+		t.Fatalf("the policies' table and the missing bound's line:\n%s", out)
+	}
+	if strings.Contains(errOut, "warning") {
+		t.Fatalf("a 60 s slot on the cora family is not near-vacuous: %s", errOut)
+	}
+	code, _, errOut = runCLI(context.Background(), "", "simulate", path, "--policies", "fifo", "--bound", "--slot", "100000", "-o", "json")
+	if code != 0 || !strings.Contains(errOut, "warning: the bound's slot of 100000 s is longer than the deadlines of 20 of the 20 jobs") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// Gaps to a lexmax vector that is not proven read "unproven" in the table and stay
+// out of the summary's min gap; the sum gap stands.
+func TestSimulateUnprovenGaps(t *testing.T) {
+	m := func(name string, sum float64) *sim.Metrics {
+		return &sim.Metrics{Name: name, SortedUtilities: []float64{0, sum}, SumUtility: sum, Utilization: map[string]float64{}}
+	}
+	proven := &sim.BoundResult{SortedUtilities: []float64{0.5, 2}, MinUtility: 0.5, SumUtility: 2.5, SumBound: 3, Exact: true, SlotSeconds: 60}
+	unproven := &sim.BoundResult{SortedUtilities: []float64{0.5, 2}, MinUtility: 0.5, SumUtility: 2.5, SumBound: 3, Exact: false, SlotSeconds: 60}
+	a, b := m("fifo", 1), m("fifo", 2)
+	a.CompareToBound(unproven, 0)
+	b.CompareToBound(proven, 0)
+	out := &simulateJSON{Seed: 1, Policies: []*sim.Metrics{a}, Bound: unproven,
+		Replications: []replication{{Seed: 2, Policies: []*sim.Metrics{b}, Bound: proven}}}
+	out.Summary = summarize([]string{"fifo"}, out)
+	var w strings.Builder
+	writeSimTable(&w, out)
+	lines := strings.Split(w.String(), "\n")
+	if !strings.Contains(lines[4], "unproven") || strings.Contains(lines[10], "unproven") {
+		t.Fatalf("want the first seed's gaps unproven, the second's not:\n%s", w.String())
+	}
+	s := out.Summary[0]
+	if s.MinGap == nil || s.MinGap.Mean != 0.5 || s.SumGap == nil || s.SumGap.Mean != 1.5 {
+		t.Fatalf("summary min gap %+v (want 0.5, from the proven seed only), sum gap %+v (want 1.5 over both)", s.MinGap, s.SumGap)
 	}
 }
 
@@ -316,5 +391,26 @@ func TestSimulateLastSeeds(t *testing.T) {
 	}
 	if !strings.Contains(out, `"seed": 18446744073709551615`) {
 		t.Fatalf("the last seed did not run:\n%.400s", out)
+	}
+}
+
+// On a terminal a bound that leaves the sweep says how many jobs it has settled.
+func TestSimulateBoundProgressOnTerminal(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tied.json")
+	if err := os.WriteFile(path, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]},
+	 "jobs": [
+	  {"id": "a", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "b", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]},
+	  {"id": "c", "utility": {"type": "step", "value": 1, "deadline": 2}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [2]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut strings.Builder
+	code := Main(context.Background(), []string{"simulate", path, "--policies", "fifo", "--bound", "--slot", "1", "-o", "json"},
+		Streams{In: strings.NewReader(""), Out: &out, Err: &errOut, IsTerminal: true})
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "bound, seed 1: 3 of 3 jobs settled") {
+		t.Fatalf("no bound progress on stderr: %q", errOut.String())
 	}
 }

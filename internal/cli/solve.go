@@ -30,6 +30,7 @@ type solveOptions struct {
 	saturation  string // mip: water-filling saturation test
 	timeLimit   time.Duration
 	gantt       string
+	allocation  string // -o json: auto, dense or runs
 	verify      bool
 	cora        coraOptions
 	rs          rsFlags // --theta, --delta, --bins for --formulation rs
@@ -113,7 +114,11 @@ the sorted utilities, their minimum and sum, the layers of the onion (level and 
 fixed there) and a self-check of the schedule against the instance (capacity, demand,
 release, max_parallel, completion and utility recomputed). -o table lists the jobs from
 the worst utility up with their completion and deadline (when the utility names one).
---gantt FILE draws the allocation (SVG, PNG, PDF, … by extension).
+--gantt FILE draws the allocation (SVG, PNG, PDF, … by extension). -o json writes each
+job's allocation dense ("allocation": per resource, the units in slots 1..T) or, for
+large instances (more than 1,000,000 jobs × resources × slots, or --allocation runs),
+compact ("runs": per resource, [first slot, last slot, units] for each run of equal
+non-zero units); sched/schedule.schema.json describes both.
 
 Exit codes: 0 solved and verified; 1 no feasible schedule, the check failed, a solver
 stopped early, or interrupted; 2 bad usage or an invalid instance (every problem is
@@ -138,6 +143,7 @@ printed as "path: message").`,
 	f.IntVar(&o.budget, "budget", tas.DefaultMaxBranches, "onion: stall branches to explore before deciding by rule (0: never branch)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop each solver call after this long (e.g. 30s); 0 means no limit")
 	f.StringVar(&o.gantt, "gantt", "", "also draw the allocation to this file (.svg, .png, .pdf, …)")
+	f.StringVar(&o.allocation, "allocation", "auto", "-o json: each job's allocation dense (per slot), as runs of equal units, or auto (runs above 1,000,000 jobs × resources × slots)")
 	f.BoolVar(&o.verify, "verify", false, "attach the verify checks: the schedule's, the solver point's LP/MIP/QP certificate, onion's max-flow certificate; rds: the QP's KKT residuals (see coraopt verify --help)")
 	cora := strings.Join(reg.OptionFormulations("strict"), ", ")
 	f.BoolVar(&o.cora.strict, "strict", false, cora+": exit 2 when the weights k^-u cannot be told apart by the solver (numerics guard) or rounding merged distinct utilities")
@@ -183,6 +189,11 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	reg := o.g.registry
 	if o.budget < 0 {
 		return usageErrf("--budget %d: must not be negative", o.budget)
+	}
+	switch o.allocation {
+	case "auto", "dense", "runs":
+	default:
+		return usageErrf("--allocation %q: want auto, dense or runs", o.allocation)
 	}
 	req := o.request()
 	f, _, err := reg.Check(req) // the backend is chosen after the input is read
@@ -259,7 +270,12 @@ func writeSchedule(s Streams, output, path string, o *solveOptions, res *solve.R
 		name := res.Backend
 		out.Solver = &name
 	}
-	js := res.Schedule.JSON(in)
+	var js sched.ScheduleJSON
+	if o.allocation == "runs" || o.allocation == "auto" && len(in.Jobs)*len(in.Resources)*in.Horizon > sched.CompactAbove {
+		js = res.Schedule.CompactJSON(in)
+	} else {
+		js = res.Schedule.JSON(in)
+	}
 	out.SortedUtilities, out.MinUtility, out.SumUtility = js.SortedUtilities, js.MinUtility, js.SumUtility
 	out.Jobs = make([]solveJob, len(js.Jobs))
 	for j := range js.Jobs {

@@ -9,6 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/coraopt/coraopt/sched"
 )
 
 const (
@@ -226,5 +230,43 @@ func TestSolveHelp(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("help lacks %q", want)
 		}
+	}
+}
+
+// TestSolveAllocationRuns: --allocation runs writes each job's allocation as runs of
+// equal units, which read back (sched.ScheduleJSON) to the dense output's schedule;
+// auto keeps small instances dense; a bad value exits 2.
+func TestSolveAllocationRuns(t *testing.T) {
+	in, err := sched.DecodeFile("../../testdata/quickstart.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(args ...string) *sched.Schedule {
+		t.Helper()
+		code, out, errOut := runCLI(context.Background(), "", append([]string{"solve", "../../testdata/quickstart.json", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var doc sched.ScheduleJSON
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, j := range doc.Jobs {
+			if runs := len(args) > 0 && args[1] == "runs"; (j.Runs != nil) != runs || (j.Allocation != nil) == runs {
+				t.Fatalf("%v: job %s has runs %v, allocation %v", args, j.ID, j.Runs, j.Allocation)
+			}
+		}
+		s, err := doc.Schedule(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	dense, runs := read(), read("--allocation", "runs")
+	if d := cmp.Diff(dense, runs); d != "" {
+		t.Fatalf("runs read back differently (-dense +runs):\n%s", d)
+	}
+	if code, _, _ := runCLI(context.Background(), "", "solve", "../../testdata/quickstart.json", "--allocation", "sparse"); code != 2 {
+		t.Fatalf("--allocation sparse: exit %d, want 2", code)
 	}
 }

@@ -212,7 +212,8 @@ naming the part, the line and the field; every cell must be present exactly once
 merge names the missing and repeated cells and exits 1. It then aggregates per
 workload × policy over the seeds:
 mean, median and 95% confidence interval (Student's t) of min utility, sum utility,
-deadlines met and miss penalty (and the gaps to the bound), with decision p99 and run
+deadlines met and miss penalty (and the gaps to the bounds: min gap to the lexmax bound,
+sum gap to the sum bound), with decision p99 and run
 time under "timing". Groups come in cell order, so N shards merge to the bytes of one
 unsharded run outside "timing"; --no-timing leaves timing out altogether.
 

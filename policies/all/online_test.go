@@ -281,11 +281,11 @@ func TestOnlyOracleIsClairvoyant(t *testing.T) {
 }
 
 // TestDecisionStaysOnTheSweep pins why the 1,000-job decision is milliseconds: on the
-// benchmark's decision instant, planning on U (as float64) makes hundreds of late jobs
+// benchmark's decision instant, planning on U (as float64, peeled as given: OnionPeel
+// would otherwise take a sigmoid's logarithm itself) makes hundreds of late jobs
 // tie at an underflowed 0 and hands the instant to the layered engine; planning on
 // ln U (plan.PlanUtility) does not, and the answer is proven exact — in both planning
 // models.
-
 func TestDecisionStaysOnTheSweep(t *testing.T) {
 	v := newBenchView(1000)
 	for _, c := range []struct {
@@ -297,7 +297,7 @@ func TestDecisionStaysOnTheSweep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: plan.NoBranching})
+		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: plan.NoBranching, AsGiven: !log})
 		if err != nil {
 			t.Fatal(err)
 		}

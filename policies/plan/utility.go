@@ -1,8 +1,6 @@
 package plan
 
 import (
-	"math"
-
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/workload"
 )
@@ -45,28 +43,12 @@ func PlanUtility(u sched.Utility, elapsed, k float64, log bool) sched.Utility {
 	return s
 }
 
-// LogSigmoid is ln(p/(1+e^{μ(t−d)})) = ln p − softplus(μ(t−d)), evaluated without
-// overflow or underflow: strictly decreasing in t whenever μ > 0.
-type LogSigmoid struct {
-	LogPriority, Deadline, Decay float64
-}
+// LogSigmoid is sched.LogSigmoid, the logarithm onion peeling orders underflowing
+// sigmoids by (sched.LogUtility): one implementation for planning and peeling.
+type LogSigmoid = sched.LogSigmoid
 
 // NewLogSigmoid is ln u (u.Priority > 0).
-func NewLogSigmoid(u sched.Sigmoid) LogSigmoid {
-	return LogSigmoid{LogPriority: math.Log(u.Priority), Deadline: u.Deadline, Decay: u.Decay}
-}
-
-func (u LogSigmoid) At(t int) float64 {
-	z := u.Decay * (float64(t) - u.Deadline)
-	if z > 40 {
-		// ln(1+e^{−z}) < 5e-18 is below half an ulp of z: softplus(z) rounds to z.
-		return u.LogPriority - z
-	}
-	// softplus(z) = ln(1+e^z) = max(z, 0) + ln(1+e^{−|z|}).
-	return u.LogPriority - (max(z, 0) + math.Log1p(math.Exp(-math.Abs(z))))
-}
-func (LogSigmoid) Type() string         { return "log-sigmoid" }
-func (u LogSigmoid) NamedSlot() float64 { return u.Deadline }
+func NewLogSigmoid(u sched.Sigmoid) LogSigmoid { return sched.NewLogSigmoid(u) }
 
 // responseUtility is U(elapsed + t·k) for a utility family Shift cannot rewrite.
 type responseUtility struct {
