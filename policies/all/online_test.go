@@ -317,3 +317,23 @@ func TestDecisionStaysOnTheSweep(t *testing.T) {
 		t.Logf("%s, log %v: engine %s, hand-over %q, exact %v", c.model, log, res.Stats.Engine, res.Stats.HandOver, res.Exact)
 	}
 }
+
+// TestAlg3PlansOnTheAlignedGrid: the staged model's slots are aligned to absolute time,
+// so the first slot is usually a partial one with less capacity, which Alg. 3 (a
+// constant C) refuses; rush-alg3 plans with that slot whole (plan.Options.WholeFirstSlot)
+// and so never falls back on a generated workload. Before, it fell back at 892 of 893
+// instants on this one, dispatching on its first plan's promises all run long.
+func TestAlg3PlansOnTheAlignedGrid(t *testing.T) {
+	w, err := workload.CORAWorkload(10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, "rush-alg3", cora.Config{})
+	if _, err := sim.Run(context.Background(), w, p, sim.Options{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	c := p.(counter)
+	if c.Fallbacks() != 0 || c.Counts()["plans"] == 0 {
+		t.Fatalf("%d fallbacks of %d plans (last: %v); want none", c.Fallbacks(), c.Counts()["plans"], p.(interface{ LastError() error }).LastError())
+	}
+}

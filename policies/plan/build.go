@@ -32,6 +32,11 @@ type Options struct {
 	// NoReleases plans every part from slot 1: for methods without release times
 	// (RUSH's Alg. 3 as printed). Stage order then lives in the tails alone.
 	NoReleases bool
+	// WholeFirstSlot gives the first slot the pool's full capacity even when it is the
+	// part of an aligned slot that is left: for methods that test C·t with a constant C
+	// (Alg. 3). It can only make a promise earlier, by less than one slot, which the
+	// fidelity tolerance already allows for.
+	WholeFirstSlot bool
 }
 
 // ErrNoCapacity is returned by Build when a pool with remaining demand has no capacity
@@ -215,7 +220,9 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		for t := range c {
 			c[t] = caps[pool]
 		}
-		c[0] = int(math.Floor(float64(caps[pool])*frac + 1e-9))
+		if !opt.WholeFirstSlot {
+			c[0] = int(math.Floor(float64(caps[pool])*frac + 1e-9))
+		}
 		in.Resources = append(in.Resources, sched.Resource{Name: pl.Name, Capacity: c})
 	}
 	for i := range in.Jobs {

@@ -63,12 +63,13 @@ func (c Config) withDefaults() Config {
 
 // Policy is RUSH.
 type Policy struct {
-	ca     policies.ContainerAssignment
-	disp   plan.Dispatcher
-	name   string
-	method string
-	cfg    Config
-	reg    *solve.Registry
+	ca      policies.ContainerAssignment
+	disp    plan.Dispatcher
+	name    string
+	method  string
+	lastErr error // of the latest fallback
+	cfg     Config
+	reg     *solve.Registry
 	// cache holds each job's latest estimates, a few slot lengths deep: when the plan
 	// lengthens the slot to fit MaxSlots, every instant tries the default slot first and
 	// then the longer one, and a single entry per job would be recomputed twice per event.
@@ -208,8 +209,12 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 	p.counts["plans"]++
 	if err := p.plan(ctx, v); err != nil {
 		p.counts["fallbacks"]++
+		p.lastErr = err
 	}
 }
+
+// LastError is the error of the latest fallback (nil if none).
+func (p *Policy) LastError() error { return p.lastErr }
 
 // stageStats is (μ, σ) of a task of j's stage s: learned or the prior.
 func (p *Policy) stageStats(v policies.View, j, s int) (float64, float64) {
@@ -368,7 +373,7 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3"})
+	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3"})
 	if err != nil {
 		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
 	}
