@@ -87,6 +87,7 @@ func planFidelity(rt *rapid.T) {
 // model and 4 on the staged one.
 // The counts are pinned (docs/findings.md quotes them).
 func TestPaperMechanismsBreakFidelity(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		cfg  plan.Config

@@ -254,6 +254,7 @@ func TestFallbackKeepsRunning(t *testing.T) {
 // TestOnlineDeterministic: the same seed gives the same metrics (no wall clock enters a
 // plan, so fallbacks and counts are reproducible too).
 func TestOnlineDeterministic(t *testing.T) {
+	t.Parallel()
 	w, err := workload.RUSHWorkload(30, 4, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -294,6 +295,7 @@ func TestOnlyOracleIsClairvoyant(t *testing.T) {
 // models.
 
 func TestDecisionStaysOnTheSweep(t *testing.T) {
+	t.Parallel()
 	v := newBenchView(1000)
 	for _, c := range []struct {
 		log   bool
