@@ -1,5 +1,5 @@
 // Package policies is the contract between the simulator (package sim) and the
-// scheduling policies it runs (docs/design.md, "The simulator contract"): the Policy
+// scheduling policies it runs (docs/design.md, "The simulator–policy contract"): the Policy
 // interface, its optional hooks (named interfaces, resolved once per run by
 // HooksOf), the read-only View a policy decides from, and the container assignment
 // unit of rush.txt §IV that every target-based policy shares. One subpackage per

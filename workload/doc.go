@@ -1,5 +1,5 @@
 // Package workload owns the simulator's input — the workload file — and the seeded
-// generators of the papers' workloads (DESIGN.md, "Simulator" and "Layout"): the same
+// generators of the papers' workloads (docs/design.md, "Data flow" and "Package map"): the same
 // seed always gives the same workload or instance, so a figure measured in one place is
 // about the same jobs as in another.
 //
