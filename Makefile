@@ -35,7 +35,7 @@ export CORAOPT_HIGHS_INSTANCES := $(HIGHS_PREFIX)/share/highs/check/instances
 
 # The packages with papers tests (internal/archtest's TestFullStudiesAreTagged, part of
 # make test, checks that their TestPapers* tests are exactly the tests of those files).
-PAPERS_PKGS := $(sort $(patsubst %/,%,$(dir $(shell grep -rl --include='*_test.go' '^//go:build papers$$' .))))
+PAPERS_PKGS := $(sort $(patsubst %/,%,$(dir $(shell grep -rlE --include='*_test.go' '^//go:build (.* )?papers( .*)?$$' .))))
 
 .PHONY: all build test papers deps bench lint race clean
 
