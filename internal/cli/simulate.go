@@ -9,13 +9,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/stat"
 
+	"github.com/coraopt/coraopt/internal/workpool"
+	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
@@ -31,6 +31,7 @@ type simulateOptions struct {
 	slot         float64
 	bound        bool
 	plots        string
+	ganttTasks   int
 	workers      int
 	check        bool
 }
@@ -73,15 +74,11 @@ type meanStd struct {
 	Std  float64 `json:"std"`
 }
 
+// newMeanStd is sweep.NewStat's mean and standard deviation of xs (at least one value;
+// one seed, an interrupted run, has no spread: 0).
 func newMeanStd(xs []float64) meanStd {
-	if len(xs) == 0 {
-		return meanStd{}
-	}
-	m, sd := stat.MeanStdDev(xs, nil)
-	if len(xs) < 2 {
-		sd = 0 // one seed (an interrupted run) has no spread to report, and JSON has no NaN
-	}
-	return meanStd{Mean: m, Std: sd}
+	st := sweep.NewStat(xs)
+	return meanStd{Mean: st.Mean, Std: st.Std}
 }
 
 // summarize aggregates the runs of every seed per policy, in --policies order.
@@ -162,6 +159,7 @@ Examples:
 	f.Float64Var(&o.slot, "slot", 60, "slot length in seconds of the bound's relaxation")
 	f.BoolVar(&o.bound, "bound", false, "compute the offline bound and each policy's gap to it")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
+	f.IntVar(&o.ganttTasks, "gantt-tasks", defaultGanttTasks, "with --plots: draw at most this many tasks in each Gantt chart, the first by start (0: every task)")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
 	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
 	return c
@@ -193,6 +191,9 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	if err := checkWorkers(o.workers); err != nil {
 		return err
 	}
+	if o.ganttTasks < 0 {
+		return usageErrf("--gantt-tasks %d: need 0 (every task) or more", o.ganttTasks)
+	}
 	if !(o.slot > 0) {
 		return usageErrf("--slot %g: need a length > 0 seconds", o.slot)
 	}
@@ -220,7 +221,7 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	}
 	out.Timing = &simTiming{WallSeconds: time.Since(started).Seconds(), Workers: workers}
 	if o.plots != "" && !out.Interrupted {
-		if err := writeSimPlots(ctx, s, o, w, names, out); err != nil {
+		if err := writeSimPlots(ctx, s, o, w, out); err != nil {
 			return err
 		}
 	}
@@ -245,107 +246,72 @@ func checkWorkers(n int) error {
 	return nil
 }
 
-// guarded is do(k) with a panic returned as an error (exit 3): a worker goroutine's
-// panic would otherwise end the process with Go's exit code 2, a bad input's.
-func guarded(k int, do func(k int) error) (err error) {
-	defer recoverTo(&err)
-	return do(k)
-}
-
-// simulate runs every (replication, policy) pair on a pool of workers, then the bound
-// of each replication, and assembles the output in seed and --policies order.
+// simulate runs every (replication, policy) pair on the pool sweep cells run on
+// (internal/workpool), then the bound of each replication, and assembles the output in
+// seed and --policies order.
 func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
 	R, P := o.replications, len(names)
 	metrics := make([][]*sim.Metrics, R)
-	makespan := make([][]float64, R)
 	for r := range R {
 		metrics[r] = make([]*sim.Metrics, P)
-		makespan[r] = make([]float64, P)
 	}
 	total := R * P
 	if o.bound {
 		total += R
 	}
+	opt := workpool.Options{Workers: workers}
 	var bar *progressbar.ProgressBar
 	if s.IsTerminal {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(s.Err), progressbar.OptionSetDescription("simulate"),
 			progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
+		opt.Progress = func() { bar.Add(1) }
 	}
-	var mu sync.Mutex
-	var firstErr error
-	pool := func(n int, do func(k int) error) {
-		jobs := make(chan int)
-		var wg sync.WaitGroup
-		for range min(workers, n) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := range jobs {
-					err := guarded(k, do)
-					mu.Lock()
-					if err != nil && firstErr == nil && ctx.Err() == nil {
-						firstErr = err
-					}
-					if bar != nil {
-						bar.Add(1)
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		for k := range n {
-			if ctx.Err() != nil {
-				break
-			}
-			mu.Lock()
-			stop := firstErr != nil
-			mu.Unlock()
-			if stop {
-				break
-			}
-			jobs <- k
-		}
-		close(jobs)
-		wg.Wait()
-	}
-	pool(R*P, func(k int) error {
+	// Each task keeps its own result, so an interrupted run still prints every run that
+	// finished, not only the finished prefix workpool.Run emits.
+	keep := func(int, struct{}) error { return nil }
+	err := workpool.Run(ctx, R*P, opt, func(ctx context.Context, k int) (struct{}, error) {
 		r, p := k/P, k%P
+		seed := o.seed + uint64(r)
 		pol, _ := all.New(names[p])
-		m, err := sim.Measure(ctx, w, pol, o.seed+uint64(r), o.check)
+		m, err := sim.Measure(ctx, w, pol, seed, o.check)
 		var broken *sim.InvariantError
 		var unsupported *sim.UnsupportedError
 		switch {
+		case ctx.Err() != nil:
+			return struct{}{}, ctx.Err()
 		case errors.As(err, &unsupported):
-			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), unsupported.Err)) // a workload the policy cannot model: exit 2
+			return struct{}{}, usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, unsupported.Err)) // a workload the policy cannot model: exit 2
 		case errors.As(err, &broken):
-			return failed(err)
+			return struct{}{}, failed(err)
 		case err != nil:
-			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
+			return struct{}{}, failed(fmt.Errorf("seed %d: %w", seed, err)) // a run that cannot finish: exit 1
 		}
 		metrics[r][p] = m
-		makespan[r][p] = m.Makespan
-		return nil
-	})
+		return struct{}{}, nil
+	}, keep)
 	bounds := make([]*sim.BoundResult, R)
-	if o.bound && firstErr == nil && ctx.Err() == nil {
-		pool(R, func(r int) error {
+	if o.bound && err == nil {
+		err = workpool.Run(ctx, R, opt, func(ctx context.Context, r int) (struct{}, error) {
 			until := 0.0
-			for _, m := range makespan[r] {
-				until = max(until, m)
+			for _, m := range metrics[r] {
+				until = max(until, m.Makespan)
 			}
 			b, err := sim.Bound(ctx, w, o.seed+uint64(r), o.slot, until)
-			if err != nil {
-				return usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
+			switch {
+			case ctx.Err() != nil:
+				return struct{}{}, ctx.Err()
+			case err != nil:
+				return struct{}{}, usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
 			}
 			bounds[r] = b
-			return nil
-		})
+			return struct{}{}, nil
+		}, keep)
 	}
 	if bar != nil {
 		bar.Finish()
 	}
-	if firstErr != nil {
-		return nil, firstErr
+	if err != nil && !errors.Is(err, ctx.Err()) {
+		return nil, err // a failure before any interrupt; an interrupt prints what finished
 	}
 	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil}
 	for r := range R {
@@ -375,6 +341,46 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 		out.Summary = summarize(names, out)
 	}
 	return out, nil
+}
+
+// defaultGanttTasks is how many tasks a Gantt chart draws by default: every task of the
+// papers' workloads (a 100-job cora run has some 9,000); a chart of millions of bars is
+// neither readable nor small, and --gantt-tasks 0 draws them anyway.
+const defaultGanttTasks = 20_000
+
+// writeSimPlots draws the figures of the first seed into o.plots (plot.WriteRun). The
+// Gantt charts and utilization curves need every task's placement, so each policy runs
+// again with placements recorded: the same seed gives the same run.
+func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, out *simulateJSON) error {
+	run := &plot.Run{Workload: w, Seed: out.Seed, Bound: out.Bound}
+	for _, m := range out.Policies {
+		pol, err := all.New(m.Name)
+		if err == nil {
+			var r *sim.Result
+			if r, err = sim.Run(ctx, w, pol, sim.Options{Seed: out.Seed, Record: true}); err == nil {
+				run.Policies = append(run.Policies, plot.PolicyRun{Metrics: m, Placements: r.Placements})
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("--plots: rerunning %s: %w", m.Name, err)
+		}
+	}
+	err := plot.WriteRun(o.plots, run, plot.RunOptions{GanttTasks: o.ganttTasks,
+		GanttMore: fmt.Sprintf("simulate --gantt-tasks %d draws all", maxTasks(run))})
+	if err != nil {
+		return usageErr(err)
+	}
+	fmt.Fprintf(s.Err, "coraopt: figures written to %s\n", o.plots)
+	return nil
+}
+
+// maxTasks is the most tasks a policy's run placed.
+func maxTasks(r *plot.Run) int {
+	n := 0
+	for _, pr := range r.Policies {
+		n = max(n, len(pr.Placements))
+	}
+	return n
 }
 
 func writeSimTable(w io.Writer, out *simulateJSON) {
