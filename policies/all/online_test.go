@@ -158,9 +158,11 @@ var everyEvent = []string{"cora", "rush", "rush-alg3", "oracle", "rds"}
 // seed 1 (runComplete's checks). TestPapersRDSFamilyEveryEvent (tag papers) runs the
 // 100-job workload, where docs/simulate.md quotes the penalties; both assert cora and
 // the oracle below RDS on eq. 1's miss penalty.
-func TestRDSFamilyEveryEvent(t *testing.T) {
+func TestRDSFamilyEveryEvent(t *testing.T) { rdsFamilyEveryEvent(t, 20) }
+
+func rdsFamilyEveryEvent(t *testing.T, jobs int) {
 	t.Parallel()
-	w, err := workload.RDSWorkload(20, 1)
+	w, err := workload.RDSWorkload(jobs, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

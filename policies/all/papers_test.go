@@ -9,8 +9,6 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/coraopt/coraopt/policies/cora"
-	"github.com/coraopt/coraopt/workload"
 )
 
 // TestPapersOnlinePoliciesComplete is TestOnlinePoliciesComplete on seeds 1–20.
@@ -21,14 +19,7 @@ func TestPapersOnlinePoliciesComplete(t *testing.T) { onlinePoliciesComplete(t, 
 // one of ~73,000 task finishes) and pins docs/simulate.md's finding: on rds.txt's own metric
 // (eq. 1's deadline-miss penalty) exact CORA re-planned on the RDS utilities, and the
 // oracle, are below RDS.
-func TestPapersRDSFamilyEveryEvent(t *testing.T) {
-	t.Parallel()
-	w, err := workload.RDSWorkload(100, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	missPenaltyBelowRDS(t, runComplete(t, w, 1, everyEvent, cora.Config{}, 0))
-}
+func TestPapersRDSFamilyEveryEvent(t *testing.T) { rdsFamilyEveryEvent(t, 100) }
 
 // TestPapersPlanFidelity is TestPlanFidelity on 1,000 random workloads.
 func TestPapersPlanFidelity(t *testing.T) {
