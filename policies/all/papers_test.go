@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
-
 )
 
 // TestPapersOnlinePoliciesComplete is TestOnlinePoliciesComplete on seeds 1–20.
