@@ -3,6 +3,12 @@
 #   make build   the coraopt binary with every backend (./bin/coraopt)
 #   make test    install the C libraries and Slurm (scripts/install-deps.sh), then run every
 #                test, cgo backends included, and the sweep test on a local Slurm (tag slurm)
+#   make papers  the full studies behind the papers' figures, tables and findings (every
+#                seed, every workload size), after make test; .ci/run runs both. They are the
+#                tests named TestPapers* in files built only with the tag papers
+#                (`//go:build papers`), so plain `go test ./...` and make test run the
+#                everyday variants (fewer seeds, smaller workloads, the same assertions) and
+#                this target runs exactly the papers tests: see docs/testing.md
 #   make deps    only install the C libraries (idempotent; seconds when already done)
 #   make bench   Go benchmarks for the performance targets (see docs/performance.md)
 #   make lint    gofmt and go vet, with and without the cgo tags
@@ -27,7 +33,11 @@ export PKG_CONFIG_PATH := $(HIGHS_PREFIX)/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:
 export CGO_LDFLAGS := -Wl,-rpath,$(HIGHS_PREFIX)/lib $(CGO_LDFLAGS)
 export CORAOPT_HIGHS_INSTANCES := $(HIGHS_PREFIX)/share/highs/check/instances
 
-.PHONY: all build test deps bench lint race clean
+# The packages with papers tests (internal/archtest's TestFullStudiesAreTagged, part of
+# make test, checks that their TestPapers* tests are exactly the tests of those files).
+PAPERS_PKGS := $(sort $(patsubst %/,%,$(dir $(shell grep -rlE --include='*_test.go' '^//go:build (.* )?papers( .*)?$$' .))))
+
+.PHONY: all build test papers deps bench lint race clean
 
 all: build
 
@@ -42,6 +52,9 @@ test: deps
 	$(GO) test -tags $(TAGS) -count=1 -timeout 30m ./...
 	$(GO) test -tags slurm -count=1 -timeout 30m -run Slurm -v ./internal/cli
 
+papers: deps
+	$(GO) test -tags papers,$(TAGS) -count=1 -timeout 60m -run '^TestPapers' $(PAPERS_PKGS)
+
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m ./...
 
@@ -52,6 +65,7 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags $(TAGS) ./...
+	$(GO) vet -tags papers,$(TAGS) ./...
 	$(GO) vet -tags slurm ./internal/cli
 
 clean:

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/build/constraint"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -279,4 +281,74 @@ func mentionsSolverTypes(f *ast.File, expr ast.Node, carriers map[string]bool) b
 		return !found
 	})
 	return found
+}
+
+// TestFullStudiesAreTagged pins rule 4: a test file whose build constraint needs the
+// tag papers declares only TestPapers* tests, and no other file declares one, so
+// `make papers` (-tags papers -run '^TestPapers') runs exactly the full studies and
+// make test none of them.
+func TestFullStudiesAreTagged(t *testing.T) {
+	root := filepath.Join("..", "..")
+	fset := token.NewFileSet()
+	nPapers := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		tagged := needsPapersTag(f)
+		if tagged {
+			nPapers++
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") {
+				continue
+			}
+			papers := strings.HasPrefix(fn.Name.Name, "TestPapers")
+			switch {
+			case tagged && !papers && fn.Name.Name != "TestMain":
+				t.Errorf("%s: %s is in a file built only with the tag papers; name it TestPapers* (make papers runs only those)", fset.Position(fn.Pos()), fn.Name.Name)
+			case !tagged && papers:
+				t.Errorf("%s: %s runs in make test; a full study belongs in a //go:build papers file", fset.Position(fn.Pos()), fn.Name.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nPapers == 0 {
+		t.Fatal("no //go:build papers test file found; make papers would run nothing")
+	}
+}
+
+// needsPapersTag reports whether f's //go:build line holds with every tag set but not
+// without papers.
+func needsPapersTag(f *ast.File) bool {
+	for _, cg := range f.Comments {
+		if cg.Pos() > f.Package {
+			break
+		}
+		for _, c := range cg.List {
+			if !constraint.IsGoBuild(c.Text) {
+				continue
+			}
+			expr, err := constraint.Parse(c.Text)
+			if err != nil {
+				return false
+			}
+			return expr.Eval(func(string) bool { return true }) && !expr.Eval(func(tag string) bool { return tag != "papers" })
+		}
+	}
+	return false
 }

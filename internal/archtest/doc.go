@@ -1,6 +1,7 @@
 // Package archtest pins coraopt's import rules (docs/design.md, "Import rules") with a
 // test that reads the module's package graph from `go list` and its sources with
-// go/parser. It has no code of its own.
+// go/parser, and the split of the test suite (docs/testing.md). It has no code of its
+// own.
 //
 // The rules:
 //
@@ -19,4 +20,8 @@
 //     infeasibility on every MIP backend); verify reaches every registry method
 //     through solve. Pure-Go algorithms that need no backend (onion peeling, Alg. 3,
 //     WCDE, Alg. 4's mapping) are not formulation dispatch and are not restricted.
+//  4. The full studies (every seed, every workload size) are the tests named TestPapers*,
+//     and they live exactly in the test files built only with the tag papers
+//     (`//go:build papers`): make test runs the everyday variants, make papers the
+//     studies, and neither can miss a test.
 package archtest

@@ -55,25 +55,28 @@ type fataler interface {
 // oracle), the executed sorted utilities are at least those of the first plan's
 // promises, each delayed by the documented tolerance — on random workloads of every
 // generated family. A planner whose model the cluster cannot carry out fails it: the
-// papers' pooled model with first-slot targets (cora-paper's) is TestPaperModelIsNotCarriedOut's
-// subject.
+// papers' pooled model with first-slot targets (cora-paper's) is TestPaperMechanismsBreakFidelity's
+// subject. rapid's default 100 workloads; TestPapersPlanFidelity (tag papers) checks 1,000.
 func TestPlanFidelity(t *testing.T) {
-	rapid.Check(t, func(rt *rapid.T) {
-		fam := rapid.SampledFrom(fidelityFamilies).Draw(rt, "family")
-		n := rapid.IntRange(fam.minN, fam.maxN).Draw(rt, "jobs")
-		seed := rapid.Uint64Range(1, 1<<40).Draw(rt, "seed")
-		w, err := fam.gen(n, seed)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if w, err = workload.NoArrivals(w); err != nil {
-			rt.Fatal(err)
-		}
-		if r, bad := broken(rt, w, seed, plan.Config{}); bad {
-			rt.Fatalf("%s, %d jobs, seed %d: %d sorted positions below the plan within tolerance\nexecuted %v\nplanned  %v",
-				fam.name, n, seed, r.Below, r.Executed, r.Planned)
-		}
-	})
+	t.Parallel()
+	rapid.Check(t, planFidelity)
+}
+
+func planFidelity(rt *rapid.T) {
+	fam := rapid.SampledFrom(fidelityFamilies).Draw(rt, "family")
+	n := rapid.IntRange(fam.minN, fam.maxN).Draw(rt, "jobs")
+	seed := rapid.Uint64Range(1, 1<<40).Draw(rt, "seed")
+	w, err := fam.gen(n, seed)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if w, err = workload.NoArrivals(w); err != nil {
+		rt.Fatal(err)
+	}
+	if r, bad := broken(rt, w, seed, plan.Config{}); bad {
+		rt.Fatalf("%s, %d jobs, seed %d: %d sorted positions below the plan within tolerance\nexecuted %v\nplanned  %v",
+			fam.name, n, seed, r.Below, r.Executed, r.Planned)
+	}
 }
 
 // TestPaperMechanismsBreakFidelity decides what made the planners miss their own
@@ -84,6 +87,7 @@ func TestPlanFidelity(t *testing.T) {
 // model and 4 on the staged one.
 // The counts are pinned (docs/findings.md quotes them).
 func TestPaperMechanismsBreakFidelity(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		cfg  plan.Config

@@ -129,13 +129,11 @@ func runComplete(t *testing.T, w *workload.Workload, seed uint64, names []string
 }
 
 // TestOnlinePoliciesComplete runs every online planner and RDS on the 100-job
-// workloads of the cora, rush and rds families (runComplete's checks). -short runs
-// seeds 1–3; the full run seeds 1–20, in parallel.
-func TestOnlinePoliciesComplete(t *testing.T) {
-	seeds := 20
-	if testing.Short() {
-		seeds = 3
-	}
+// workloads of the cora, rush and rds families (runComplete's checks), seeds 1–2 in
+// parallel; TestPapersOnlinePoliciesComplete (tag papers) runs seeds 1–20.
+func TestOnlinePoliciesComplete(t *testing.T) { onlinePoliciesComplete(t, 2) }
+
+func onlinePoliciesComplete(t *testing.T, seeds int) {
 	for _, fam := range families {
 		for seed := uint64(1); seed <= uint64(seeds); seed++ {
 			t.Run(fmt.Sprintf("%s/seed%d", fam.name, seed), func(t *testing.T) {
@@ -150,21 +148,32 @@ func TestOnlinePoliciesComplete(t *testing.T) {
 	}
 }
 
+// everyEvent are the planners TestRDSFamilyEveryEvent runs at every decision instant,
+// beside RDS (cora-final takes hours at that rate on the rds family; it runs with
+// Interval in TestOnlinePoliciesComplete only).
+var everyEvent = []string{"cora", "rush", "rush-alg3", "oracle", "rds"}
+
 // TestRDSFamilyEveryEvent runs the per-event planners on the rds family as the papers
-// trigger them — a plan at every task finish, 60 s slots — on one seed (cora-final,
-// hours at that rate, runs with Interval in TestOnlinePoliciesComplete only), beside
-// RDS, and pins the README's finding: on rds.txt's own metric (eq. 1's deadline-miss
-// penalty) exact CORA re-planned on the RDS utilities, and the oracle, are below RDS.
-func TestRDSFamilyEveryEvent(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: ~30 s of planning at every one of ~73,000 task finishes")
-	}
+// trigger them — a plan at every task finish, 60 s slots — on the 20-job workload of
+// seed 1 (runComplete's checks). TestPapersRDSFamilyEveryEvent (tag papers) runs the
+// 100-job workload, where docs/simulate.md quotes the penalties; both assert cora and
+// the oracle below RDS on eq. 1's miss penalty.
+func TestRDSFamilyEveryEvent(t *testing.T) { rdsFamilyEveryEvent(t, 20) }
+
+func rdsFamilyEveryEvent(t *testing.T, jobs int) {
 	t.Parallel()
-	w, err := workload.RDSWorkload(100, 1)
+	w, err := workload.RDSWorkload(jobs, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := runComplete(t, w, 1, []string{"cora", "rush", "rush-alg3", "oracle", "rds"}, cora.Config{}, 0)
+	missPenaltyBelowRDS(t, runComplete(t, w, 1, everyEvent, cora.Config{}, 0))
+}
+
+// missPenaltyBelowRDS asserts docs/simulate.md's RDS finding on runs of the rds family:
+// on rds.txt's own metric (eq. 1's deadline-miss penalty) exact CORA re-planned on the
+// RDS utilities, and the oracle, are below RDS.
+func missPenaltyBelowRDS(t *testing.T, runs []*sim.Metrics) {
+	t.Helper()
 	penalty := map[string]float64{}
 	for _, m := range runs {
 		penalty[m.Name] = m.DeadlineMissPenalty
@@ -172,7 +181,7 @@ func TestRDSFamilyEveryEvent(t *testing.T) {
 	t.Logf("miss penalty: %v", penalty)
 	for _, name := range []string{"cora", "oracle"} {
 		if !(penalty[name] < penalty["rds"]) {
-			t.Errorf("%s's miss penalty %.4g is not below rds's %.4g (README, RDS section)", name, penalty[name], penalty["rds"])
+			t.Errorf("%s's miss penalty %.4g is not below rds's %.4g (docs/simulate.md, RDS section)", name, penalty[name], penalty["rds"])
 		}
 	}
 }
@@ -247,6 +256,7 @@ func TestFallbackKeepsRunning(t *testing.T) {
 // TestOnlineDeterministic: the same seed gives the same metrics (no wall clock enters a
 // plan, so fallbacks and counts are reproducible too).
 func TestOnlineDeterministic(t *testing.T) {
+	t.Parallel()
 	w, err := workload.RUSHWorkload(30, 4, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -287,6 +297,7 @@ func TestOnlyOracleIsClairvoyant(t *testing.T) {
 // ln U (plan.PlanUtility) does not, and the answer is proven exact — in both planning
 // models.
 func TestDecisionStaysOnTheSweep(t *testing.T) {
+	t.Parallel()
 	v := newBenchView(1000)
 	for _, c := range []struct {
 		log   bool

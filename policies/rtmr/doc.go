@@ -49,7 +49,7 @@
 //     pseudo-code; it can leave a successor with larger vectors than it had and reject a
 //     job that no feedback would have accepted (TestFeedbackKeepTighter), and with tasks
 //     up to 1.3× over their estimates it accepts fewer jobs of workload I than no feedback
-//     (TestWorkloadTable). Under true times within the estimates both the old and the
+//     (TestWorkloadTable; TestPapersWorkloadTable, 20 seeds). Under true times within the estimates both the old and the
 //     recomputed vectors bound the actual ones, so SchedulerConfig.FeedbackKeepTighter keeps their
 //     componentwise minimum; it accepts the most in every within-estimates row of the
 //     table. When tasks overrun their estimates that minimum also discards the raise, and
@@ -68,7 +68,7 @@
 // The Appendix proves the deadline guarantee for Algorithms I–III and VI but does not
 // treat the reservation dispatcher explicitly. TestRTMRAcceptedMeetDeadlinesRandom (rapid,
 // small heterogeneous clusters, skewed reduce partitions, with and without feedback) and
-// TestRTMRWorkloadsWithinAllSucceed (100 seeds of each workload) found no admitted job
+// TestPapersRTMRWorkloadsWithinAllSucceed (100 seeds of each workload) found no admitted job
 // missing its deadline while true task times stay within the estimates.
 //
 // # The Deadline Constraint scheduler
@@ -88,6 +88,7 @@
 // exhaustive subset enumeration with an independent feasibility search (every MIP-capable
 // backend compiled in; build tag highs) and bound it with its LP relaxation (built-in
 // simplex, any build). The built-in simplex cannot solve the MIP itself. RTMR's accepted set is
-// always feasible for it (TestRTMRWithinExactOptimum); TestExactGap (up to 5 jobs, brute
-// force) and TestExactGapMIP (up to 10 jobs, HiGHS) measure the gap.
+// always feasible for it (TestRTMRWithinExactOptimum); TestExactGap and TestPapersExactGap
+// (200 and 1,000 instances of up to 5 jobs, brute force) and TestExactGapMIP (up to 10
+// jobs, HiGHS) measure the gap.
 package rtmr

@@ -299,15 +299,14 @@ func TestExactLPRelaxationBoundsBruteForce(t *testing.T) {
 	})
 }
 
-// TestExactGap scores RTMR's online acceptance against the offline optimum on 1,000
+// TestExactGap scores RTMR's online acceptance against the offline optimum on 200
 // seeded tiny instances (run with -v for the figures): with true runtimes equal to the
 // estimates (RTMR never exceeds the optimum, asserted) and with runtimes a factor
 // uniform in [0.5, 1] of them (where the feedback controller can learn; reported).
-func TestExactGap(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 200
-	}
+// TestPapersExactGap (tag papers) scores 1,000.
+func TestExactGap(t *testing.T) { exactGap(t, 200) }
+
+func exactGap(t *testing.T, n int) {
 	for _, lo := range []float64{1, 0.5} {
 		for _, opt := range []SchedulerConfig{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
 			rng := rand.New(rand.NewPCG(20, 12))

@@ -49,12 +49,10 @@ func simulatePolicy(t *testing.T, w *workload.Workload, p policies.Policy) *sim.
 // TestPolicyWithinAllSucceed is the paper's guarantee through the real simulator: with
 // true task times within the declared worst-case estimates, every job RTMR admits meets
 // its deadline (success ratio exactly 1), with and without feedback, on workloads I and
-// II for many seeds.
-func TestPolicyWithinAllSucceed(t *testing.T) {
-	seeds := uint64(100)
-	if testing.Short() {
-		seeds = 4
-	}
+// II for seeds 1–4; TestPapersPolicyWithinAllSucceed (tag papers) for seeds 1–100.
+func TestPolicyWithinAllSucceed(t *testing.T) { policyWithinAllSucceed(t, 4) }
+
+func policyWithinAllSucceed(t *testing.T, seeds uint64) {
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		for seed := uint64(1); seed <= seeds; seed++ {
 			w, err := hadoop1.RTMRFamily(fam, seed, "within")
@@ -81,12 +79,11 @@ func TestPolicyWithinAllSucceed(t *testing.T) {
 // the slot time available), the others' the successful jobs'. Asserted: FIFO accepts
 // every job, and RTMR never loses an admitted job under "within", nor with every task at
 // its worst case (the within workload through atEstimates: the edge of the Appendix's
-// assumption, and the runtimes under which §III argues DC's admitted jobs miss).
-func TestPaperTables(t *testing.T) {
-	seeds := 20
-	if testing.Short() {
-		seeds = 2
-	}
+// assumption, and the runtimes under which §III argues DC's admitted jobs miss). Seeds
+// 1–2; TestPapersPaperTables (tag papers) runs seeds 1–20, the tables of docs/simulate.md.
+func TestPaperTables(t *testing.T) { paperTables(t, 2) }
+
+func paperTables(t *testing.T, seeds int) {
 	names := []string{"dc", "rtmr", "rtmr-nofeedback", "rtmr-fifo"}
 	paper := map[string]string{
 		"rtmr-1": "Table V:  DC accept 71.6% success 85.7% util 5.7%; RTMR 56.8% 100% 15.5%; RTMR w/o feedback 46.6% 100% 11.6%; FIFO util 21.3%",

@@ -104,12 +104,11 @@ func TestRTMRAcceptedMeetDeadlinesRandom(t *testing.T) {
 	})
 }
 
-// Success ratio 100% on workloads I and II under Within, 100 seeds, every RTMR variant.
-func TestRTMRWorkloadsWithinAllSucceed(t *testing.T) {
-	seeds := uint64(100)
-	if testing.Short() {
-		seeds = 8
-	}
+// Success ratio 100% on workloads I and II under Within, seeds 1–8, every RTMR variant;
+// TestPapersRTMRWorkloadsWithinAllSucceed (tag papers): seeds 1–100.
+func TestRTMRWorkloadsWithinAllSucceed(t *testing.T) { rtmrWorkloadsWithinAllSucceed(t, 8) }
+
+func rtmrWorkloadsWithinAllSucceed(t *testing.T, seeds uint64) {
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		for seed := uint64(1); seed <= seeds; seed++ {
 			w := generated(t, fam, seed, Within, 1.3)

@@ -29,16 +29,15 @@ func newPolicy(t fataler, name string, c Cluster) Scheduler {
 	return s
 }
 
-// TestWorkloadTable runs the policies over seeds of both workloads, under Within and
+// TestWorkloadTable runs the policies over seeds 1–3 of both workloads, under Within and
 // under Beyond with the default factor 1.3 and with 2.0, and prints mean accept / success / utilization beside Tables V and VI (run with
 // -v). DC runs workload II without the jobs with more than 30 reduces, as §V does.
 // Utilization is §V's: slot time of successful jobs (FIFO: all jobs) over all slots ×
-// the span from the first arrival to the last finish.
-func TestWorkloadTable(t *testing.T) {
-	seeds := 20
-	if testing.Short() {
-		seeds = 3
-	}
+// the span from the first arrival to the last finish. TestPapersWorkloadTable (tag
+// papers) runs seeds 1–20.
+func TestWorkloadTable(t *testing.T) { workloadTable(t, 3) }
+
+func workloadTable(t *testing.T, seeds int) {
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		for _, mode := range []struct {
 			rm     RuntimeModel

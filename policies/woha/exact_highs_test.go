@@ -54,18 +54,18 @@ func TestExactFig2MIP(t *testing.T) {
 	}
 }
 
-// TestExactGapMIP scores WOHA and the Oozie baselines against the optimum on 100 seeded
+// TestExactGapMIP scores WOHA and the Oozie baselines against the optimum on seeded
 // tiny instances (true times = estimates; run with -v for the figures). Asserted: HiGHS
 // proves an optimum and every other MIP backend that proves one within 5 s (lp_solve
 // does not always) finds the same, its schedule passes CheckExact, it is at most the
 // LP relaxation and at least every policy's count (a simulated schedule is a feasible
 // point).
-func TestExactGapMIP(t *testing.T) {
+//
+// 20 instances; TestPapersExactGapMIP (tags papers, highs) scores 100.
+func TestExactGapMIP(t *testing.T) { exactGapMIP(t, 20) }
+
+func exactGapMIP(t *testing.T, n uint64) {
 	svs := mipSolvers(t)
-	n := uint64(100)
-	if testing.Short() {
-		n = 10
-	}
 	got := map[string]int{}
 	optimal, total, short := 0, 0, map[string]int{}
 	agreed, unproven := map[string]int{}, map[string]int{}

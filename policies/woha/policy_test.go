@@ -117,17 +117,16 @@ func TestFig2ThroughTheSimulator(t *testing.T) {
 }
 
 // TestThreeWorkflowsThroughTheSimulator runs the three-workflow experiment (woha.txt
-// §VI-A, topology reconstructed by woha.ThreeWorkflows) for ten seeds under the three
+// §VI-A, topology reconstructed by woha.ThreeWorkflows) for seeds under the three
 // WOHA rules, the same with plans on the whole cluster (no cap search), and the three
 // Oozie baselines, with the simulator's invariants checked on every run. It asserts the
 // metrics' arithmetic and logs deadlines met and tardiness beside the paper's Fig. 11
 // claim (every WOHA variant meets all three deadlines; Fair is worst, EDF misses W1 and
 // W2, FIFO misses W3): what our reconstruction gives is a finding, not something to pin.
-func TestThreeWorkflowsThroughTheSimulator(t *testing.T) {
-	seeds := 10
-	if testing.Short() {
-		seeds = 2
-	}
+// Seeds 1–3; TestPapersThreeWorkflowsThroughTheSimulator (tag papers) runs seeds 1–10.
+func TestThreeWorkflowsThroughTheSimulator(t *testing.T) { threeWorkflowsThroughTheSimulator(t, 3) }
+
+func threeWorkflowsThroughTheSimulator(t *testing.T, seeds int) {
 	type variant struct {
 		name string
 		mk   func() policies.Policy
@@ -241,13 +240,12 @@ func TestPolicyErrors(t *testing.T) {
 }
 
 // TestRandomWorkflowsThroughTheSimulator runs the random family (gen --family woha) for
-// 5 seeds of 5 and of 10 workflows under the six policies, invariants checked, and logs
+// seeds of 5 and of 10 workflows under the six policies, invariants checked, and logs
 // deadlines met and total tardiness: how WOHA fares beyond the paper's two examples.
-func TestRandomWorkflowsThroughTheSimulator(t *testing.T) {
-	seeds := uint64(5)
-	if testing.Short() {
-		seeds = 1
-	}
+// Seeds 1–2; TestPapersRandomWorkflowsThroughTheSimulator (tag papers) runs seeds 1–5.
+func TestRandomWorkflowsThroughTheSimulator(t *testing.T) { randomWorkflowsThroughTheSimulator(t, 2) }
+
+func randomWorkflowsThroughTheSimulator(t *testing.T, seeds uint64) {
 	names := []string{"woha-hlf", "woha-lpf", "woha-mpf", "oozie-fifo", "oozie-fair", "oozie-edf"}
 	for _, n := range []int{5, 10} {
 		met := map[string]int{}
