@@ -70,9 +70,9 @@
 //	rtmr             Observer Admitter Refuser
 //	rtmr-fifo        Observer Admitter Refuser
 //	rtmr-nofeedback  Observer Admitter Refuser
-//	rush             Rounder Observer FallbackCounter Counter
-//	rush-alg3        Rounder Observer FallbackCounter Counter
-//	rush-paper       Rounder Observer FallbackCounter Counter
+//	rush             Rounder Observer Refuser FallbackCounter Counter
+//	rush-alg3        Rounder Observer Refuser FallbackCounter Counter
+//	rush-paper       Rounder Observer Refuser FallbackCounter Counter
 //	woha-hlf         Rounder Observer Refuser
 //	woha-lpf         Rounder Observer Refuser
 //	woha-mpf         Rounder Observer Refuser

@@ -2,9 +2,11 @@ package all_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/coraopt/coraopt/formulations/tas"
@@ -142,7 +144,11 @@ func onlinePoliciesComplete(t *testing.T, seeds int) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				runComplete(t, w, seed, completing, fam.cfg, fam.boundSlot)
+				names := completing
+				if fam.name == "rds" { // map and reduce pools; Alg. 3 plans one resource: TestAlg3RefusesSeveralPools
+					names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "rush-alg3" })
+				}
+				runComplete(t, w, seed, names, fam.cfg, fam.boundSlot)
 			})
 		}
 	}
@@ -150,8 +156,8 @@ func onlinePoliciesComplete(t *testing.T, seeds int) {
 
 // everyEvent are the planners TestRDSFamilyEveryEvent runs at every decision instant,
 // beside RDS (cora-final takes hours at that rate on the rds family; it runs with
-// Interval in TestOnlinePoliciesComplete only).
-var everyEvent = []string{"cora", "rush", "rush-alg3", "oracle", "rds"}
+// Interval in TestOnlinePoliciesComplete only; rush-alg3 refuses the family's two pools).
+var everyEvent = []string{"cora", "rush", "oracle", "rds"}
 
 // TestRDSFamilyEveryEvent runs the per-event planners on the rds family as the papers
 // trigger them — a plan at every task finish, 60 s slots — on the 20-job workload of
@@ -339,5 +345,21 @@ func TestAlg3PlansOnTheAlignedGrid(t *testing.T) {
 	c := p.(counter)
 	if c.Fallbacks() != 0 || c.Counts()["plans"] == 0 {
 		t.Fatalf("%d fallbacks of %d plans (last: %v); want none", c.Fallbacks(), c.Counts()["plans"], p.(interface{ LastError() error }).LastError())
+	}
+}
+
+// TestAlg3RefusesSeveralPools: Alg. 3 as printed schedules one resource, and the staged
+// model puts each pool on its own, so rush-alg3 refuses a workload of several pools
+// (the rds family's map and reduce) as one it cannot model (sim.UnsupportedError, exit 2
+// on the command line) instead of falling back at every instant, as it did once.
+func TestAlg3RefusesSeveralPools(t *testing.T) {
+	w, err := workload.RDSWorkload(3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = sim.Measure(context.Background(), w, newPolicy(t, "rush-alg3", cora.Config{}), 1, false)
+	var unsupported *sim.UnsupportedError
+	if !errors.As(err, &unsupported) || !strings.Contains(err.Error(), "one resource") {
+		t.Fatalf("rush-alg3 on two pools: %v, want a *sim.UnsupportedError saying Alg. 3 plans one resource", err)
 	}
 }

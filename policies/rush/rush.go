@@ -68,6 +68,7 @@ type Policy struct {
 	name    string
 	method  string
 	lastErr error // of the latest fallback
+	err     error // a workload this policy cannot plan (policies.Refuser)
 	cfg     Config
 	reg     *solve.Registry
 	// cache holds each job's latest estimates, a few slot lengths deep: when the plan
@@ -203,6 +204,15 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 	if len(v.Active()) == 0 {
 		return
 	}
+	if p.method == "alg3" && len(v.Pools()) > 1 {
+		// Alg. 3 as printed schedules one resource (C containers); the staged model puts
+		// each pool's stages on its own resource, and splitting them per pool would be a
+		// planner the paper did not print.
+		if p.err == nil {
+			p.err = fmt.Errorf("Alg. 3 (rush.txt §III-B) plans one resource, and this workload has %d pools; rush plans several", len(v.Pools()))
+		}
+		return
+	}
 	if !p.replan.Due(v.Now(), p.cfg.Interval) {
 		return
 	}
@@ -215,6 +225,9 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 
 // LastError is the error of the latest fallback (nil if none).
 func (p *Policy) LastError() error { return p.lastErr }
+
+// Err implements policies.Refuser: rush-alg3 on a workload of several pools.
+func (p *Policy) Err() error { return p.err }
 
 // stageStats is (μ, σ) of a task of j's stage s: learned or the prior.
 func (p *Policy) stageStats(v policies.View, j, s int) (float64, float64) {
