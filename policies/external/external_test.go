@@ -29,11 +29,11 @@ func families(t testing.TB) map[string]*workload.Workload {
 		}
 		out[name] = w
 	}
-	w, err := workload.CORAWorkload(25, 3)
+	w, err := workload.CORAWorkload(20, 3)
 	must("cora", w, err)
-	w, err = workload.RUSHWorkload(25, 3, 1.5)
+	w, err = workload.RUSHWorkload(20, 3, 1.5)
 	must("rush", w, err)
-	w, err = workload.RDSWorkload(25, 3)
+	w, err = workload.RDSWorkload(20, 3)
 	must("rds", w, err)
 	w, err = hadoop1.WOHAFamily("woha", 2, 3)
 	must("woha", w, err)
