@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/sweep"
@@ -33,6 +35,7 @@ type simulateOptions struct {
 	plots        string
 	workers      int
 	check        bool
+	execTimeout  time.Duration
 }
 
 // simulateJSON is `coraopt simulate -o json`: the runs of --seed at the top level, the
@@ -141,7 +144,10 @@ default: all cores) and print in seed order, so the output does not depend on th
 of cores; wall-clock figures appear only under "timing" keys. Ctrl-C prints the runs that
 finished.
 
-Policies: ` + strings.Join(all.Names(), ", ") + `.
+Policies: ` + strings.Join(all.Names(), ", ") + `, and exec:NAME=CMD, a program of your
+own speaking the policy protocol (docs/protocol.md) on its standard input and output,
+started once per run (CMD is split at blanks outside quotes, run without a shell, and
+cannot hold a comma; its standard error comes out prefixed with [NAME]).
 
 Examples:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
@@ -149,7 +155,8 @@ Examples:
   coraopt gen --family woha-3wf --seed 1 > 3wf.json
   coraopt simulate 3wf.json --policies woha-hlf,woha-lpf,woha-mpf,oozie-fifo,oozie-fair,oozie-edf --plots figs
   coraopt gen --family rtmr-1 --seed 1 > rtmr1.json
-  coraopt simulate rtmr1.json --policies rtmr,rtmr-nofeedback,dc,rtmr-fifo -o table`,
+  coraopt simulate rtmr1.json --policies rtmr,rtmr-nofeedback,dc,rtmr-fifo -o table
+  coraopt simulate cora100.json --policies fifo,edf,exec:myedf=python3 clients/python/examples/edf.py`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSimulate(cmd.Context(), s, o, args[0])
@@ -164,6 +171,7 @@ Examples:
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
 	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
+	f.DurationVar(&o.execTimeout, "exec-timeout", 0, "longest wait for each reply of an exec: policy (0: no limit; simulated time does not pass meanwhile)")
 	return c
 }
 
@@ -172,11 +180,16 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	if err != nil {
 		return err
 	}
-	names := strings.Split(o.policies, ",")
-	for _, n := range names {
-		if _, err := all.New(n); err != nil {
-			return usageErrf("--policies: %v", err)
-		}
+	specs, err := parsePolicySpecs(o.policies, o.execTimeout)
+	if err != nil {
+		return err
+	}
+	if o.execTimeout < 0 {
+		return usageErrf("--exec-timeout %v: need a duration >= 0", o.execTimeout)
+	}
+	names := make([]string, len(specs))
+	for i, p := range specs {
+		names[i] = p.name
 	}
 	if j, i := all.Repeated(names); i >= 0 {
 		return usageErrf("--policies: %s is given twice (positions %d and %d): each policy runs once per seed", names[i], j+1, i+1)
@@ -214,13 +227,15 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 		return usageErr(err)
 	}
 	started := time.Now()
-	out, err := simulate(ctx, s, o, w, names, workers)
-	if err != nil {
+	out, err := simulate(ctx, s, o, w, specs, workers)
+	if out == nil {
 		return err
 	}
+	// err != nil here is an external policy that failed: the runs that finished are
+	// printed, as for Ctrl-C, before the error (exit 1).
 	out.Timing = &simTiming{WallSeconds: time.Since(started).Seconds(), Workers: workers}
 	if o.plots != "" && !out.Interrupted {
-		if err := writeSimPlots(ctx, s, o, w, names, out); err != nil {
+		if err := writeSimPlots(ctx, s, o, w, specs, out); err != nil {
 			return err
 		}
 	}
@@ -230,6 +245,9 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 		}
 	} else {
 		writeSimTable(s.Out, out)
+	}
+	if err != nil {
+		return failed(fmt.Errorf("%w\n(printed the runs that finished)", err))
 	}
 	if out.Interrupted {
 		return failed(errors.New("interrupted: printed the runs that finished"))
@@ -253,8 +271,18 @@ func guarded(k int, do func(k int) error) (err error) {
 }
 
 // simulate runs every (replication, policy) pair on a pool of workers, then the bound
-// of each replication, and assembles the output in seed and --policies order.
-func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
+// of each replication, and assembles the output in seed and --policies order. An
+// external policy that fails stops the runs in flight, as Ctrl-C does: simulate then
+// returns the runs that finished (marked interrupted) with the failure.
+func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, workers int) (*simulateJSON, error) {
+	names := make([]string, len(specs))
+	for i, p := range specs {
+		names[i] = p.name
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stderr := &external.SyncWriter{W: s.Err}
+	var extErr error // the first external policy's failure
 	R, P := o.replications, len(names)
 	metrics := make([][]*sim.Metrics, R)
 	makespan := make([][]float64, R)
@@ -283,7 +311,12 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 				for k := range jobs {
 					err := guarded(k, do)
 					mu.Lock()
-					if err != nil && firstErr == nil && ctx.Err() == nil {
+					var ee *external.Error
+					switch {
+					case err != nil && errors.As(err, &ee) && extErr == nil && ctx.Err() == nil:
+						extErr = err
+						cancel() // stop the runs in flight, as Ctrl-C does
+					case err != nil && firstErr == nil && ctx.Err() == nil:
 						firstErr = err
 					}
 					if bar != nil {
@@ -310,8 +343,13 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	}
 	pool(R*P, func(k int) error {
 		r, p := k/P, k%P
-		pol, _ := all.New(names[p])
-		m, err := sim.Measure(ctx, w, pol, o.seed+uint64(r), o.check)
+		var m *sim.Metrics
+		err := specs[p].run(ctx, stderr, w, func(pol policies.Policy) error {
+			var err error
+			m, err = sim.Measure(ctx, w, pol, o.seed+uint64(r), o.check)
+			return err
+		})
+		var ext *external.Error
 		var broken *sim.InvariantError
 		var unsupported *sim.UnsupportedError
 		switch {
@@ -319,6 +357,8 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), unsupported.Err)) // a workload the policy cannot model: exit 2
 		case errors.As(err, &broken):
 			return failed(err)
+		case errors.As(err, &ext):
+			return fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), err) // exit 1, with the runs that finished
 		case err != nil:
 			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
 		}
@@ -347,6 +387,11 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	if firstErr != nil {
 		return nil, firstErr
 	}
+	if extErr != nil {
+		for r := range bounds {
+			bounds[r] = nil // not computed for every seed: none is shown
+		}
+	}
 	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil}
 	for r := range R {
 		var done []*sim.Metrics
@@ -374,7 +419,7 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	if R > 1 {
 		out.Summary = summarize(names, out)
 	}
-	return out, nil
+	return out, extErr
 }
 
 func writeSimTable(w io.Writer, out *simulateJSON) {

@@ -11,7 +11,8 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/coraopt/coraopt/plot"
-	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/workload"
@@ -27,7 +28,7 @@ func jobClass(u sched.Utility) string { return workload.CTClass(u) }
 // delta-box, gantt-<policy> and utilization-<pool>, each as SVG and PNG. The Gantt and busy
 // curves come from re-running each policy with placements recorded (the same seed
 // gives the same run).
-func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, out *simulateJSON) error {
+func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, out *simulateJSON) error {
 	if err := os.MkdirAll(o.plots, 0o755); err != nil {
 		return usageErr(err)
 	}
@@ -81,11 +82,17 @@ func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *worklo
 	for _, m := range out.Policies {
 		end = max(end, m.Makespan)
 	}
-	for _, name := range names {
-		pol, _ := all.New(name)
-		r, err := sim.Run(ctx, w, pol, sim.Options{Seed: o.seed, Record: true})
-		if err != nil {
+	stderr := &external.SyncWriter{W: s.Err}
+	for _, spec := range specs {
+		name := spec.name
+		var r *sim.Result
+		err := spec.run(ctx, stderr, w, func(pol policies.Policy) error {
+			var err error
+			r, err = sim.Run(ctx, w, pol, sim.Options{Seed: o.seed, Record: true})
 			return err
+		})
+		if err != nil {
+			return failed(err)
 		}
 		// Placements are in start order; past maxGanttTasks the chart shows the start of
 		// the run only (a chart of millions of bars is neither readable nor small).
