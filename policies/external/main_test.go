@@ -50,7 +50,31 @@ func child(mode string) int {
 		}
 		return 0
 	}
+	if mode == "admit-tick" {
+		in, out := logged(os.Stdin, os.Stdout)
+		if err := client.Serve(in, out, &admitTick{}, client.Options{Tick: 7, Conserving: true}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	}
 	return misbehave(mode)
+}
+
+// admitTick rejects every third arriving job and steers by container targets: every
+// message kind and event kind of the protocol occurs in its runs.
+type admitTick struct{}
+
+func (*admitTick) OnAdmit(_ *client.State, job int) bool { return job%3 != 1 }
+
+func (*admitTick) OnRound(s *client.State) client.Decision {
+	var d client.Decision
+	for _, j := range s.Active() {
+		for p := range s.Free {
+			d.SetTarget(j, p, float64(1+j%2))
+		}
+	}
+	return d
 }
 
 // misbehave is a program that breaks the protocol as mode says, at round 2 (or at the
