@@ -148,6 +148,7 @@ func TestMisbehaviour(t *testing.T) {
 					t.Errorf("the program still exists: kill 0 gives %v", err)
 				}
 			}
+			t.Log(err)
 			var pe *Error
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v (%T), want an *external.Error", err, err)

@@ -136,3 +136,6 @@ func (p *admittingTicking) Admit(v policies.View, j int) bool { return p.admit(v
 func (p *admittingTicking) Interval() float64 { return p.s.ready.Tick }
 
 func (p *admittingTicking) Tick(context.Context, policies.View) { p.s.ticked = true }
+
+// session is the policy's session (for tests and benchmarks that count rounds).
+func (p *policy) session() *Session { return p.s }
