@@ -116,7 +116,6 @@
 //     and the policy may decline a reduce slot to keep it reserved for
 //     higher-priority jobs. Observe's EventTaskFinish and EventJobFinish feed the
 //     estimator and the feedback controller (Alg. V–VI).
-//
 //   - exec:NAME=CMD (policies/external, not registered) — a program of its own run
 //     per simulation, speaking the JSON Lines protocol of docs/protocol.md: Rounder
 //     sends a round and takes its decision (slot assignments, or targets written into
