@@ -18,15 +18,11 @@ import (
 func TestRTMRThroughTheEngine(t *testing.T) {
 	for _, family := range []string{"rtmr-1", "rtmr-2"} {
 		for seed := uint64(1); seed <= 5; seed++ {
-			rw, err := rtmr.Generate(family, seed, rtmr.Within)
+			w, err := hadoop1.RTMRFamily(family, seed, "within")
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := hadoop1.FromRTMR(rw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := rtmr.NewPolicy(true)
+			p := rtmr.New(rtmr.Config{})
 			r, err := sim.Run(context.Background(), w, p, sim.Options{Record: true})
 			if err != nil {
 				t.Fatalf("%s seed %d: %v", family, seed, err)

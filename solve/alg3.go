@@ -3,7 +3,6 @@ package solve
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/coraopt/coraopt/formulations/tas"
@@ -57,7 +56,7 @@ func solveAlg3(ctx context.Context, req *Request) (*Result, error) {
 	res, err := tas.Alg3(ctx, in, tas.Alg3Options{})
 	switch {
 	case errors.Is(err, tas.ErrAlg3Model):
-		return nil, &RequestError{Err: fmt.Errorf("--method alg3: %w", err)}
+		return nil, requestErrf("%s alg3: %w", field("method"), err)
 	case errors.Is(err, tas.ErrAlg3Infeasible):
 		return nil, &MethodError{Method: alg3Method.Name, Err: &Alg3InfeasibleError{Result: res, Err: err}}
 	case ctx.Err() != nil:

@@ -81,15 +81,22 @@ func coraFormulation() Formulation {
 // coraLPSpec is one of the paper's LPs.
 type coraLPSpec struct {
 	name, help, short, model string
+	modelHelp                string // the model's columns and rows (ModelSpec.Help)
 	build                    func(*sched.Instance, cora.Options) (*cora.LP, error)
 }
 
 var (
-	finalSpec = coraLPSpec{name: "cora-final", short: "FINAL", model: "FINAL (cora.txt §II-C)", build: cora.BuildFinal,
+	finalSpec = coraLPSpec{name: "cora-final", modelHelp: finalModelHelp, short: "FINAL", model: "FINAL (cora.txt §II-C)", build: cora.BuildFinal,
 		help: "CORA's FINAL LP (cora.txt §II-C) as the paper writes it, solved with --solver: minimize Σ over job×slot×resource cells of 1 (empty) or k^-u (used), with integer utilities u = round(--scale·U) and k = jobs·slots·resources (--k). Prints objective, k, scale, warnings (the numerics guard: weights k^-u that underflow or that the solver cannot tell apart; --strict makes them exit 2) and fractional x if any. \"exact\" is true when the schedule equals exact CORA's sorted utilities (checked by onion peeling; details.exact_cora says why not: FINAL fills as many cells as it can, so it spreads jobs out)."}
-	linearizedSpec = coraLPSpec{name: "cora-linearized", short: "Linearized-CORA", model: "Linearized-CORA (cora.txt §II-B3)", build: cora.BuildLinearized,
+	linearizedSpec = coraLPSpec{name: "cora-linearized", modelHelp: linearizedModelHelp, short: "Linearized-CORA", model: "Linearized-CORA (cora.txt §II-B3)", build: cora.BuildLinearized,
 		help: "Linearized-CORA (cora.txt §II-B3): FINAL with one λ per unit of capacity; the same LP optimum (Lemma 3), refused when large."}
 	lpMethod = Method{Name: "lp", Classes: []solvers.Class{solvers.LP}, Help: "Solve the LP with --solver (default: the first of " + strings.Join(solvers.Preference(solvers.LP), ", ") + " compiled in)."}
+)
+
+// The models' columns and rows, as `coraopt export` writes them.
+const (
+	finalModelHelp      = "FINAL (cora.txt §II-C): per job, slot and resource the columns x[job,tS,resource] and lam0/lam1/lamC[…], rows link[…] (λ1 + C·λc = x), convex[…] (λ0 + λ1 + λc = 1), capacity[resource,tS] and demand[job,resource]; minimize Σ λ0 + k^-u(λ1 + λc). An LP."
+	linearizedModelHelp = "Linearized-CORA (cora.txt §II-B3): one lam<j>[…] per point j = 0..capacity. An LP; refused when it would be very large."
 )
 
 // CORAOptionNames are the options of the CORA LPs.
@@ -100,10 +107,18 @@ func coraLPFormulation(spec coraLPSpec) Formulation {
 		ExactDemand: true, Verify: "cora",
 		Solve: func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error) {
 			return solveCORALP(ctx, req, b, spec)
-		}}
+		},
+		Model: &ModelSpec{Help: spec.modelHelp, Build: func(_ context.Context, req *Request) (*model.Model, []string, error) {
+			lp, err := buildCORALP(req, spec)
+			if err != nil {
+				return nil, nil, err
+			}
+			return lp.Model, lp.Warnings, nil
+		}},
+	}
 	if spec.name == finalSpec.name {
 		f.Bench = &Bench{Case: "cora-final", Class: solvers.LP, Model: func(in *sched.Instance) (*model.Problem, error) {
-			lp, err := cora.BuildFinal(in, cora.Options{})
+			lp, err := buildCORALP(&Request{Instance: in}, spec)
 			if err != nil {
 				return nil, err
 			}
@@ -117,43 +132,61 @@ func coraLPFormulation(spec coraLPSpec) Formulation {
 	return f
 }
 
-func solveCORALP(ctx context.Context, req *Request, b solvers.Backend, spec coraLPSpec) (*Result, error) {
-	in := req.Instance
-	lp, err := spec.build(in, cora.Options{Scale: req.CORA.Scale, K: req.CORA.K, Strict: req.CORA.Strict})
+// buildCORALP builds the LP of spec for req.Instance with req's options; an instance or
+// options it cannot be built for is a *RequestError.
+func buildCORALP(req *Request, spec coraLPSpec) (*cora.LP, error) {
+	lp, err := spec.build(req.Instance, cora.Options{Scale: req.CORA.Scale, K: req.CORA.K, Strict: req.CORA.Strict, MaxColumns: req.CORA.MaxColumns})
 	switch {
 	case errors.Is(err, cora.ErrStrict):
-		return nil, &RequestError{Err: fmt.Errorf("--strict: %w", err)}
+		return nil, requestErrf("%s: %w", field("strict"), err)
 	case err != nil:
-		return nil, &RequestError{Err: err}
+		return nil, requestErr(err)
+	}
+	return lp, nil
+}
+
+func solveCORALP(ctx context.Context, req *Request, b solvers.Backend, spec coraLPSpec) (*Result, error) {
+	in := req.Instance
+	lp, err := buildCORALP(req, spec)
+	if err != nil {
+		return nil, err
 	}
 	p, err := lp.Model.Compile()
 	if err != nil {
 		return nil, err
 	}
 	sol, err := b.Solver.Solve(ctx, p, solvers.Options{TimeLimit: req.TimeLimit})
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
-	case ctx.Err() != nil:
+	}
+	if ctx.Err() != nil {
 		return nil, interrupted(ctx)
+	}
+	u := lp.Utilities
+	k, scale := lp.K, u.Scale
+	det := CORALPDetails{Model: spec.model, Columns: p.NumCols(), Rows: p.NumRows(), Iterations: sol.Iterations,
+		SolveSeconds: sol.WallTime.Seconds(), Numerics: lp.Numerics,
+		Quantization: CORAQuantization{Scale: u.Scale, MaxError: u.MaxError, Distinct: u.Distinct, Merged: u.Merged, OrderPreserved: u.OrderPreserved}}
+	res := &Result{Backend: b.Name, BackendVersion: b.Version, Details: &det, Layers: []Layer{},
+		Points:   []Point{{Name: "certificate", Problem: p, Solution: sol}},
+		CORA:     &CORAOutput{K: &k, Scale: &scale, Warnings: append([]string{}, lp.Warnings...)},
+		Warnings: lp.Warnings}
+	switch {
 	case sol.Status == solvers.Infeasible:
-		return nil, &NoScheduleError{fmt.Errorf("%s is infeasible: the demand does not fit the capacity", spec.short)}
+		return nil, &NoScheduleError{&StatusError{Status: sol.Status, Partial: res,
+			msg: fmt.Sprintf("%s is infeasible: the demand does not fit the capacity", spec.short)}}
 	case sol.Status != solvers.Optimal || !sol.HasPrimal():
-		return nil, fmt.Errorf("%s: %s stopped with status %s", spec.short, b.Name, sol.Status)
+		return nil, &StatusError{Status: sol.Status, Partial: res,
+			msg: fmt.Sprintf("%s: %s stopped with status %s", spec.short, b.Name, sol.Status)}
 	}
 	dec, err := lp.Decode(sol.X)
 	if err != nil {
 		return nil, err
 	}
-	u := lp.Utilities
-	obj, k, scale := sol.Objective, lp.K, u.Scale
-	det := CORALPDetails{Model: spec.model, Columns: p.NumCols(), Rows: p.NumRows(), Iterations: sol.Iterations,
-		SolveSeconds: sol.WallTime.Seconds(), Numerics: lp.Numerics, Integral: dec.Schedule != nil, Fractionality: dec.MaxFractionality,
-		Quantization: CORAQuantization{Scale: u.Scale, MaxError: u.MaxError, Distinct: u.Distinct, Merged: u.Merged, OrderPreserved: u.OrderPreserved}}
-	res := &Result{Status: solvers.Optimal, Schedule: dec.Rounded, Backend: b.Name, BackendVersion: b.Version, Details: &det, Layers: []Layer{},
-		Points:   []Point{{Name: "certificate", Problem: p, Solution: sol}},
-		CORA:     &CORAOutput{Objective: &obj, K: &k, Scale: &scale, Warnings: append([]string{}, lp.Warnings...), Fractional: dec.Fractional},
-		Warnings: lp.Warnings}
+	obj := sol.Objective
+	res.Status, res.Schedule = solvers.Optimal, dec.Rounded
+	res.CORA.Objective, res.CORA.Fractional = &obj, dec.Fractional
+	det.Integral, det.Fractionality = dec.Schedule != nil, dec.MaxFractionality
 	if dec.Schedule == nil {
 		res.Schedule.Exact = false
 		f := dec.Fractional[0]

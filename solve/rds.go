@@ -26,7 +26,7 @@ func rdsFormulation() Formulation {
 			if err != nil {
 				var ve *sched.ValidationError
 				if errors.As(err, &ve) {
-					return nil, &RequestError{Err: err}
+					return nil, requestErr(err)
 				}
 				return nil, err
 			}
@@ -41,4 +41,36 @@ func rdsFormulation() Formulation {
 			return out, nil
 		},
 	}
+}
+
+// RHC is the rds formulation's control step for a caller that decides every control
+// interval (policies/rds, the simulated RDS): the eq. 3 QP and the least-shortfall LP
+// of formulations/rds.SolveRHCWith on backends chosen once by solvers.Select, on a
+// state the caller built in memory — no state file to decode, no forecast, no report.
+// It is the typed fast entry beside Solve, which serves state files (method rhc).
+type RHC struct {
+	// QP solves eq. 3; LP the least-shortfall LP of the deadline-first stage.
+	QP, LP solvers.Backend
+}
+
+// NewRHC selects the backends by name: qp for eq. 3 (it must solve QPs), lp for the
+// least-shortfall LP (LPs); "" is solvers.Select's default for the class. A backend
+// that is not compiled in or does not solve its class is a *RequestError naming the
+// field: "backend" for qp, "shortfall-backend" for lp.
+func NewRHC(qp, lp string) (*RHC, error) {
+	q, err := solvers.Select(qp, solvers.QP)
+	if err != nil {
+		return nil, requestErrf("%s: %w", field("backend"), err)
+	}
+	l, err := solvers.Select(lp, solvers.LP)
+	if err != nil {
+		return nil, requestErrf("%s: %w", field("shortfall-backend"), err)
+	}
+	return &RHC{QP: q, LP: l}, nil
+}
+
+// Step solves one control step for st with the capacity forecast (formulations/rds.
+// SolveRHCWith, whose errors and statuses it returns).
+func (r *RHC) Step(ctx context.Context, st *rds.State, forecast []float64, p rds.Params, opt solvers.Options) (*rds.Solved, error) {
+	return rds.SolveRHCWith(ctx, r.QP.Solver, r.LP.Solver, st, forecast, p, opt)
 }

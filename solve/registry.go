@@ -61,6 +61,9 @@ type Formulation struct {
 	DefaultVerify bool
 	// Bench, when set, gives `coraopt bench --instances` a case for each instance file.
 	Bench *Bench
+	// Model, when set, builds the one optimization model the formulation's solver
+	// method solves, for a caller that writes it out (`coraopt export`; Registry.Model).
+	Model *ModelSpec
 	// Solve runs a method (req.Method is resolved: never "" or "auto"; the backend, when
 	// the method needs one, is in b).
 	Solve func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error)
@@ -109,6 +112,58 @@ type Bench struct {
 	// Result to the model's objective (e.g. the lowest utility level).
 	FastPath  string
 	Objective func(*Result) float64
+}
+
+// ModelSpec is a formulation's optimization model.
+type ModelSpec struct {
+	// Help describes its columns, rows and objective: a paragraph, wrapped, no
+	// indentation (`coraopt export --help`).
+	Help string
+	// Build builds it for req.Instance with req's options; the strings are warnings
+	// for the user (the CORA numerics guard).
+	Build func(ctx context.Context, req *Request) (*model.Model, []string, error)
+}
+
+// Model builds the optimization model of req's formulation (Formulation.Model) for
+// req.Instance, with its warnings. Errors: *RequestError for a request Check refuses,
+// a formulation without a model or an instance the model cannot be built for; an
+// error wrapping ErrNoSchedule when building it proves the instance has no schedule.
+func (r *Registry) Model(ctx context.Context, req Request) (*model.Model, []string, error) {
+	f, m, err := r.Check(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Model == nil {
+		return nil, nil, requestErrf("%s %q: no single model to build (formulations with one: %s)", field("formulation"), f.Name, strings.Join(r.ModelNames(), ", "))
+	}
+	if req.Instance == nil {
+		return nil, nil, requestErrf("solve: %s needs an instance", f.Name)
+	}
+	req.Method = m.Name
+	return f.Model.Build(ctx, &req)
+}
+
+// ModelNames lists the formulations with a model (Formulation.Model), in registry order.
+func (r *Registry) ModelNames() []string {
+	var out []string
+	for _, f := range r.list {
+		if f.Model != nil {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// ModelHelpText lists the formulations with a model and the model's help, as
+// HelpText lists formulations (for `coraopt export --help`).
+func (r *Registry) ModelHelpText() string {
+	var b strings.Builder
+	for _, f := range r.list {
+		if f.Model != nil {
+			writeEntry(&b, f.Name, f.Model.Help)
+		}
+	}
+	return b.String()
 }
 
 // Auto is the method name that picks the formulation's default.
@@ -213,15 +268,24 @@ func (r *Registry) VerifySuites() []string {
 
 // RequestError is a request that cannot run as asked (an unknown formulation or method,
 // an option of another formulation, a missing or unsuitable backend, bad parameters):
-// the caller's mistake, exit 2 on the command line.
-type RequestError struct{ Err error }
-
-func (e *RequestError) Error() string { return e.Err.Error() }
-func (e *RequestError) Unwrap() error { return e.Err }
-
-func requestErrf(format string, args ...any) error {
-	return &RequestError{Err: fmt.Errorf(format, args...)}
+// the caller's mistake, exit 2 on the command line. Its message names the request's
+// fields as the registry does ("method", "theta"); Describe names them the caller's way.
+type RequestError struct {
+	msg message
+	err error // the error the message wraps (%w), nil if none
 }
+
+func (e *RequestError) Error() string { return e.msg.render(plainField) }
+func (e *RequestError) Unwrap() error { return e.err }
+
+// requestErrf is a *RequestError; a field argument is a request field named in the
+// message, and one %w verb wraps its error.
+func requestErrf(format string, args ...any) error {
+	return &RequestError{msg: message{format, args}, err: errors.Unwrap(fmt.Errorf(format, plainArgs(args)...))}
+}
+
+// requestErr makes err a *RequestError, its message unchanged.
+func requestErr(err error) error { return requestErrf("%w", err) }
 
 // MethodError is a method that failed (a solver error, a limit); Err is the method's own
 // error.
@@ -230,8 +294,120 @@ type MethodError struct {
 	Err    error
 }
 
-func (e *MethodError) Error() string { return "--method " + e.Method + ": " + e.Err.Error() }
+func (e *MethodError) Error() string { return e.render(plainField) }
 func (e *MethodError) Unwrap() error { return e.Err }
+
+func (e *MethodError) render(name func(string) string) string {
+	return name("method") + " " + e.Method + ": " + Describe(e.Err, name)
+}
+
+// field is a request field named in an error message: its name in Error, what the
+// caller's namer makes of it in Describe.
+type field string
+
+// plainField names a field as the registry does: Formulation.Options' names, and
+// formulation, method, solver, time-limit, lexmax, saturation for the rest.
+func plainField(f string) string { return f }
+
+// message is an error message with request fields in its arguments.
+type message struct {
+	format string
+	args   []any
+}
+
+// render formats m with every field named by name, a nested message or error likewise.
+func (m message) render(name func(string) string) string {
+	args := make([]any, len(m.args))
+	for i, a := range m.args {
+		switch a := a.(type) {
+		case field:
+			args[i] = name(string(a))
+		case message:
+			args[i] = a.render(name)
+		case error:
+			args[i] = Describe(a, name)
+		default:
+			args[i] = a
+		}
+	}
+	return fmt.Sprintf(strings.ReplaceAll(m.format, "%w", "%v"), args...)
+}
+
+// plainArgs is args with fields and messages rendered plainly (for fmt.Errorf).
+func plainArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch a := a.(type) {
+		case field:
+			out[i] = string(a)
+		case message:
+			out[i] = a.render(plainField)
+		default:
+			out[i] = a
+		}
+	}
+	return out
+}
+
+// fieldValues is "name a, name b" (joined by sep) with name the field: how a message
+// lists several values of one field ("method onion or method alg3").
+func fieldValues(name string, values []string, sep string) message {
+	var m message
+	for i, v := range values {
+		if i > 0 {
+			m.format += sep
+		}
+		m.format += "%s %s"
+		m.args = append(m.args, field(name), v)
+	}
+	return m
+}
+
+// Describe is err's message with every request field that solve's errors in it name
+// written by name: the command line passes its flags (func(f string) string { return
+// "--" + f }), so "method \"x\": tas takes …" reads "--method \"x\": tas takes …". The
+// rest of the message is err.Error()'s.
+func Describe(err error, name func(field string) string) string {
+	if err == nil {
+		return ""
+	}
+	msg := err.Error()
+	var walk func(e error)
+	walk = func(e error) {
+		switch x := e.(type) {
+		case *RequestError:
+			msg = strings.Replace(msg, x.Error(), x.msg.render(name), 1)
+			return // render covered what it wraps
+		case *MethodError:
+			msg = strings.Replace(msg, x.Error(), x.render(name), 1)
+			return
+		case interface{ Unwrap() []error }:
+			for _, in := range x.Unwrap() {
+				walk(in)
+			}
+		case interface{ Unwrap() error }:
+			if in := x.Unwrap(); in != nil {
+				walk(in)
+			}
+		}
+	}
+	walk(err)
+	return msg
+}
+
+// StatusError is a backend that ran but stopped without an optimal point to read a
+// schedule from (a limit, infeasible, a numerical failure): Status is the backend's
+// status. Partial is what the method had then — the model and the backend's answer
+// (Points), the backend and the formulation's additions (CORA, Details) — for a caller
+// that reports or certifies it, as package verify does when it sets backends side by
+// side. An infeasible status comes inside a *NoScheduleError.
+type StatusError struct {
+	Status  solvers.Status
+	Partial *Result
+	msg     string
+}
+
+func (e *StatusError) Error() string { return e.msg }
 
 // ErrNoSchedule is wrapped by Solve's error when the instance has no feasible schedule.
 var ErrNoSchedule = errors.New("no feasible schedule")

@@ -90,7 +90,7 @@ func RSParams(in *sched.Instance, o RSOptions) (rs.Params, error) {
 		p.Bins = *o.Bins
 	}
 	if !ok && (o.Theta == nil || o.Delta == nil) {
-		return p, requestErrf("RS needs theta and delta: add a \"robust\" block to the instance or pass --theta and --delta")
+		return p, requestErrf("RS needs theta and delta: add a \"robust\" block to the instance or pass %s and %s", field("theta"), field("delta"))
 	}
 	return p, nil
 }
@@ -135,7 +135,7 @@ func solveRS(ctx context.Context, req *Request, b solvers.Backend) (*Result, err
 	}})
 	switch {
 	case err != nil && !scheduled:
-		return nil, &RequestError{Err: err} // WCDE: the instance or the parameters
+		return nil, requestErr(err) // WCDE: the instance or the parameters
 	case err != nil:
 		return nil, err // TAS (its own kind) or the mapping
 	}

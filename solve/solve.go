@@ -54,6 +54,9 @@ type Request struct {
 type CORAOptions struct {
 	Strict   bool
 	Scale, K float64
+	// MaxColumns bounds Linearized-CORA's size (0: cora.DefaultMaxLinearizedColumns);
+	// a larger model is a *RequestError.
+	MaxColumns int
 }
 
 // RSOptions override the instance's robust block (rush.txt §III-A); nil fields keep it.
@@ -133,16 +136,16 @@ func Solve(ctx context.Context, req Request) (*Result, error) {
 }
 
 // Check checks a request against the registry without solving or choosing a backend:
-// the formulation, the options set, the method, and --solver for a method that needs
-// none. It returns the formulation and the method.
+// the formulation, the options set, the method, and a solver named for a method that
+// needs none. It returns the formulation and the method.
 func (r *Registry) Check(req Request) (*Formulation, Method, error) {
 	f := r.Lookup(req.Formulation)
 	if f == nil {
-		return nil, Method{}, requestErrf("--formulation %q: unknown (this binary solves: %s)", req.Formulation, strings.Join(r.Names(), ", "))
+		return nil, Method{}, requestErrf("%s %q: unknown (this binary solves: %s)", field("formulation"), req.Formulation, strings.Join(r.Names(), ", "))
 	}
 	for _, o := range req.Set {
 		if !slices.Contains(f.Options, o) {
-			return nil, Method{}, requestErrf("--%s applies to --formulation %s", o, strings.Join(r.OptionFormulations(o), ", "))
+			return nil, Method{}, requestErrf("%s applies to %s %s", field(o), field("formulation"), strings.Join(r.OptionFormulations(o), ", "))
 		}
 	}
 	m, ok := f.Method(req.Method)
@@ -153,20 +156,20 @@ func (r *Registry) Check(req Request) (*Formulation, Method, error) {
 				others = append(others, g.Name)
 			}
 		}
-		tail := ""
+		var tail message
 		if len(others) > 0 {
-			tail = fmt.Sprintf(" (--method %s is a method of %s)", req.Method, strings.Join(others, ", "))
+			tail = message{" (%s %s is a method of %s)", []any{field("method"), req.Method, strings.Join(others, ", ")}}
 		}
-		return nil, Method{}, requestErrf("--method %q: %s takes %s%s", req.Method, f.Name, orList(f.MethodNames()), tail)
+		return nil, Method{}, requestErrf("%s %q: %s takes %s%s", field("method"), req.Method, f.Name, orList(f.MethodNames()), tail)
 	}
 	if req.TimeLimit < 0 {
-		return nil, Method{}, requestErrf("--time-limit %v: must not be negative", req.TimeLimit)
+		return nil, Method{}, requestErrf("%s %v: must not be negative", field("time-limit"), req.TimeLimit)
 	}
 	if !m.NeedsSolver() && req.SolverSet {
-		if ms := solverMethods(f); ms != "" {
-			return nil, Method{}, requestErrf("--solver applies to %s; %s needs no solver", ms, m.Name)
+		if ms := solverMethods(f); len(ms.args) > 0 {
+			return nil, Method{}, requestErrf("%s applies to %s; %s needs no solver", field("solver"), ms, m.Name)
 		}
-		return nil, Method{}, requestErrf("--solver: method %s of %s needs no solver", m.Name, f.Name)
+		return nil, Method{}, requestErrf("%s: method %s of %s needs no solver", field("solver"), m.Name, f.Name)
 	}
 	return f, m, nil
 }
@@ -197,33 +200,35 @@ func selectBackend(f *Formulation, m Method, req Request) (solvers.Backend, erro
 	}
 	var nb *solvers.NoBackendError
 	if !errors.As(err, &nb) {
-		return b, &RequestError{Err: fmt.Errorf("--solver: %w", err)}
+		return b, requestErrf("%s: %w", field("solver"), err)
 	}
 	var alt []string
 	for _, o := range f.Methods {
 		if !o.NeedsSolver() {
-			alt = append(alt, "--method "+o.Name)
+			alt = append(alt, o.Name)
 		}
 	}
-	tail := ""
+	var tail message
 	if len(alt) > 0 {
-		tail = "; or use " + strings.Join(alt, " or ")
+		tail = message{"; or use %s", []any{fieldValues("method", alt, " or ")}}
 	}
 	if nb.Name != "" {
-		return b, requestErrf("--%v%s", err, tail)
+		// NoBackendError says `solver "name" cannot solve …`: the field is its first word.
+		return b, requestErrf("%s%s%s", field("solver"), strings.TrimPrefix(err.Error(), "solver"), tail)
 	}
-	return b, requestErrf("--method %s needs a solver: %v%s", m.Name, err, tail)
+	return b, requestErrf("%s %s needs a solver: %v%s", field("method"), m.Name, err, tail)
 }
 
-// solverMethods names the methods of f that take --solver ("" for none).
-func solverMethods(f *Formulation) string {
+// solverMethods lists the methods of f that take a solver ("method mip"; empty for
+// none).
+func solverMethods(f *Formulation) message {
 	var ms []string
 	for _, m := range f.Methods {
 		if m.NeedsSolver() {
-			ms = append(ms, "--method "+m.Name)
+			ms = append(ms, m.Name)
 		}
 	}
-	return strings.Join(ms, " and ")
+	return fieldValues("method", ms, " and ")
 }
 
 func orList(names []string) string {

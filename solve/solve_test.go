@@ -3,6 +3,7 @@ package solve_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,27 +120,50 @@ func TestSolveFormulations(t *testing.T) {
 	}
 }
 
-// TestRequestErrors: requests that cannot run as asked are *RequestError, and a
-// missing MIP backend names what would do without naming a --solver nobody passed.
+// TestRequestErrors: requests that cannot run as asked are *RequestError; their
+// messages name the request's fields as the library does (no command-line flag
+// anywhere), and Describe writes the same messages with a caller's names for the
+// fields (the command line's flags), also where another error wraps them. A missing
+// MIP backend names what would do without naming a solver nobody passed.
 func TestRequestErrors(t *testing.T) {
 	in := load(t, "quickstart.json")
 	theta := 0.9
+	flag := func(f string) string { return "--" + f }
 	for name, tc := range map[string]struct {
-		req  solve.Request
-		want string
+		req           solve.Request
+		want, flagged string
 	}{
-		"unknown formulation": {solve.Request{Formulation: "nosuch", Instance: in}, "this binary solves: tas, rs"},
-		"unknown method":      {solve.Request{Formulation: "tas", Method: "magic", Instance: in}, `tas takes auto, onion, mip or alg3`},
-		"option of another":   {solve.Request{Formulation: "tas", Instance: in, Set: []string{"theta"}, RS: solve.RSOptions{Theta: &theta}}, "--theta applies to --formulation rs"},
-		"solver for onion":    {solve.Request{Formulation: "tas", Instance: in, Solver: "simplex", SolverSet: true}, "--solver applies to --method mip"},
-		"LP solver for MIP":   {solve.Request{Formulation: "tas", Method: "mip", Instance: in, Solver: "gonum"}, `solver "gonum" cannot solve MIPs`},
-		"rs without robust":   {solve.Request{Formulation: "rs", Instance: in}, "RS needs theta and delta"},
-		"no input":            {solve.Request{Formulation: "rds"}, "needs an RDS state file"},
+		"unknown formulation": {solve.Request{Formulation: "nosuch", Instance: in},
+			`formulation "nosuch": unknown (this binary solves: tas, rs`, `--formulation "nosuch": unknown (this binary solves: tas, rs`},
+		"unknown method": {solve.Request{Formulation: "tas", Method: "magic", Instance: in},
+			`method "magic": tas takes auto, onion, mip or alg3`, `--method "magic": tas takes auto, onion, mip or alg3`},
+		"method of another": {solve.Request{Formulation: "cora", Method: "mip", Instance: in},
+			`(method mip is a method of tas, rs)`, `(--method mip is a method of tas, rs)`},
+		"option of another": {solve.Request{Formulation: "tas", Instance: in, Set: []string{"theta"}, RS: solve.RSOptions{Theta: &theta}},
+			"theta applies to formulation rs", "--theta applies to --formulation rs"},
+		"solver for onion": {solve.Request{Formulation: "tas", Instance: in, Solver: "simplex", SolverSet: true},
+			"solver applies to method mip; onion needs no solver", "--solver applies to --method mip; onion needs no solver"},
+		"LP solver for MIP": {solve.Request{Formulation: "tas", Method: "mip", Instance: in, Solver: "gonum"},
+			`solver "gonum" cannot solve MIPs`, `--solver "gonum" cannot solve MIPs`},
+		"unknown solver": {solve.Request{Formulation: "tas", Method: "mip", Instance: in, Solver: "nosuch"},
+			`solver: unknown solver "nosuch"`, `--solver: unknown solver "nosuch"`},
+		"negative time limit": {solve.Request{Formulation: "tas", Instance: in, TimeLimit: -1},
+			"time-limit -1ns: must not be negative", "--time-limit -1ns: must not be negative"},
+		"rs without robust": {solve.Request{Formulation: "rs", Instance: in},
+			"RS needs theta and delta: add a \"robust\" block to the instance or pass theta and delta",
+			"RS needs theta and delta: add a \"robust\" block to the instance or pass --theta and --delta"},
+		"lexmax inside rs": {solve.Request{Formulation: "rs", Method: "mip", Instance: load(t, "instances/runtime-robust.json"), Lexmax: "nosuch"},
+			`rs: tas: lexmax "nosuch": want ordered`, `rs: tas: --lexmax "nosuch": want ordered`},
+		"no input": {solve.Request{Formulation: "rds"}, "needs an RDS state file", "needs an RDS state file"},
 	} {
 		_, err := solve.Solve(context.Background(), tc.req)
 		var re *solve.RequestError
-		if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want a RequestError with %q", name, err, tc.want)
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "--") {
+			t.Errorf("%s: %v, want a RequestError with %q and no flag", name, err, tc.want)
+			continue
+		}
+		if got := solve.Describe(err, flag); !strings.Contains(got, tc.flagged) {
+			t.Errorf("%s: described %q, want %q", name, got, tc.flagged)
 		}
 	}
 	for _, r := range []solve.Request{{Lexmax: "nosuch"}, {Saturation: "nosuch"}} {
@@ -151,9 +175,21 @@ func TestRequestErrors(t *testing.T) {
 	}
 	if _, err := solvers.Select("", solvers.MIP); err != nil {
 		_, err := solve.Solve(context.Background(), solve.Request{Formulation: "tas", Method: "mip", Instance: in})
-		if err == nil || strings.Contains(err.Error(), "--solver") || !strings.Contains(err.Error(), "--method onion") {
+		if err == nil || strings.Contains(solve.Describe(err, flag), "--solver") || !strings.Contains(solve.Describe(err, flag), "--method onion") {
 			t.Errorf("no MIP backend: %v", err)
 		}
+	}
+}
+
+// TestDescribeMethodError: a failed method names the method field, as the library
+// does in Error and as the caller does through Describe.
+func TestDescribeMethodError(t *testing.T) {
+	err := fmt.Errorf("outer: %w", &solve.MethodError{Method: "mip", Err: errors.New("stopped")})
+	if got, want := err.Error(), "outer: method mip: stopped"; got != want {
+		t.Errorf("Error: %q, want %q", got, want)
+	}
+	if got, want := solve.Describe(err, func(f string) string { return "--" + f }), "outer: --method mip: stopped"; got != want {
+		t.Errorf("Describe: %q, want %q", got, want)
 	}
 }
 
@@ -204,5 +240,54 @@ func TestRSSelfChecks(t *testing.T) {
 	}
 	if sched.CompareSorted(full.Schedule.Sorted, bare.Schedule.Sorted, 0) != 0 || full.Instance.Jobs[0].Demand[0] != bare.Instance.Jobs[0].Demand[0] {
 		t.Errorf("the schedules differ: %v and %v", full.Schedule.Sorted, bare.Schedule.Sorted)
+	}
+}
+
+// TestRegistryModel: the registry builds the model of every formulation that has one
+// (the model its solver method solves: same columns as the compiled certificate point
+// of a solve), refuses the others and unknown names as request errors, and reports an
+// instance the TAS MIP builder proves infeasible as ErrNoSchedule.
+func TestRegistryModel(t *testing.T) {
+	reg := solve.Default()
+	in := load(t, "cora/spread.json")
+	if got, want := reg.ModelNames(), []string{"tas", "cora-final", "cora-linearized"}; !slices.Equal(got, want) {
+		t.Fatalf("ModelNames %v, want %v", got, want)
+	}
+	for _, name := range reg.ModelNames() {
+		m, _, err := reg.Model(context.Background(), solve.Request{Formulation: name, Instance: in})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p, err := m.Compile()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := solvers.Select("", solvers.MIP); name == "tas" && err != nil {
+			continue
+		}
+		res, err := reg.Solve(context.Background(), solve.Request{Formulation: name, Method: "mip", Instance: in})
+		if name != "tas" {
+			res, err = reg.Solve(context.Background(), solve.Request{Formulation: name, Instance: in})
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if q := res.Points[0].Problem; q.NumCols() != p.NumCols() || q.NumRows() != p.NumRows() {
+			t.Errorf("%s: model %d×%d, the solve's %d×%d", name, p.NumRows(), p.NumCols(), q.NumRows(), q.NumCols())
+		}
+	}
+	for _, req := range []solve.Request{{Formulation: "rs", Instance: in}, {Formulation: "nosuch", Instance: in},
+		{Formulation: "cora-final", Instance: in, Set: []string{"theta"}}} {
+		_, _, err := reg.Model(context.Background(), req)
+		var re *solve.RequestError
+		if !errors.As(err, &re) {
+			t.Errorf("%s: %v, want a RequestError", req.Formulation, err)
+		}
+	}
+	alone := &sched.Instance{Name: "too big alone", Horizon: 2, Resources: []sched.Resource{{Name: "r", Capacity: []int{1, 1}}},
+		Jobs: []sched.Job{{ID: "a", Demand: []int{3}, Utility: sched.Constant{Value: 1}}}}
+	_, _, err := reg.Model(context.Background(), solve.Request{Formulation: "tas", Instance: alone})
+	if !errors.Is(err, solve.ErrNoSchedule) {
+		t.Errorf("infeasible: %v, want ErrNoSchedule", err)
 	}
 }

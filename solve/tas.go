@@ -28,6 +28,17 @@ func tasFormulation() Formulation {
 		Methods:       []Method{onionMethod, mipMethod},
 		DefaultVerify: true,
 		Bench:         &Bench{Case: "tas-mip", Class: solvers.MIP, Model: MaxMinMIP, FastPath: "onion", Objective: LowestLevel},
+		Model: &ModelSpec{Help: "The time-indexed TAS MIP of method mip (one completion binary w[job,s] per job and slot). Its lexicographic objective is not one objective: the model has the constraints and no objective; the outcomes are Σ_s U(s)·w[job,s].",
+			Build: func(_ context.Context, req *Request) (*model.Model, []string, error) {
+				mip, err := tas.BuildMIP(req.Instance)
+				switch {
+				case errors.Is(err, tas.ErrInfeasible):
+					return nil, nil, &NoScheduleError{err}
+				case err != nil:
+					return nil, nil, requestErr(err) // the instance is too large for the MIP
+				}
+				return mip.Model, nil, nil
+			}},
 		Solve: func(ctx context.Context, req *Request, b solvers.Backend) (*Result, error) {
 			if req.Method == mipMethod.Name {
 				return solveTASMIP(ctx, req, req.Instance, b)
@@ -121,11 +132,11 @@ func LexmaxOptions(req *Request) (lexmax.Options, error) {
 	var o lexmax.Options
 	method, err := lexmax.ParseMethod(cmpOr(req.Lexmax, "ordered"))
 	if err != nil {
-		return o, requestErrf("--lexmax %q: want ordered, waterfill or expweights", req.Lexmax)
+		return o, requestErrf("%s %q: want ordered, waterfill or expweights", field("lexmax"), req.Lexmax)
 	}
 	sat, err := lexmax.ParseSaturation(cmpOr(req.Saturation, "probe"))
 	if err != nil {
-		return o, requestErrf("--saturation %q: want probe, duals or milp", req.Saturation)
+		return o, requestErrf("%s %q: want probe, duals or milp", field("saturation"), req.Saturation)
 	}
 	return lexmax.Options{Method: method, Saturation: sat, Solver: solvers.Options{TimeLimit: req.TimeLimit}}, nil
 }
@@ -143,12 +154,9 @@ func solveTASMIP(ctx context.Context, req *Request, in *sched.Instance, b solver
 	if err != nil {
 		return nil, err
 	}
-	mip, err := tas.BuildMIP(in)
-	switch {
-	case errors.Is(err, tas.ErrInfeasible):
-		return nil, &NoScheduleError{err}
-	case err != nil:
-		return nil, fmt.Errorf("build the TAS MIP: %w", err)
+	mip, err := buildTASMIP(in)
+	if err != nil {
+		return nil, err
 	}
 	ids := make([]string, len(in.Jobs))
 	for i := range in.Jobs {
@@ -184,6 +192,19 @@ func solveTASMIP(ctx context.Context, req *Request, in *sched.Instance, b solver
 		out.Points = []Point{{Name: "certificate", Problem: p, Solution: res.Solution}}
 	}
 	return out, nil
+}
+
+// buildTASMIP builds the TAS MIP of in; an instance it proves infeasible is a
+// *NoScheduleError.
+func buildTASMIP(in *sched.Instance) (*tas.MIP, error) {
+	mip, err := tas.BuildMIP(in)
+	switch {
+	case errors.Is(err, tas.ErrInfeasible):
+		return nil, &NoScheduleError{err}
+	case err != nil:
+		return nil, fmt.Errorf("build the TAS MIP: %w", err)
+	}
+	return mip, nil
 }
 
 // MaxMinMIP is the first step of TAS's lexicographic maximization as one MIP: the

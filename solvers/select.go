@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/coraopt/coraopt/model"
 )
 
 // Class is a problem class a backend may solve.
@@ -42,6 +44,20 @@ var preference = map[Class][]string{
 	LP:  {"highs", "simplex", "lpsolve", "gonum", "qp"},
 	MIP: {"highs", "mip", "lpsolve"},
 	QP:  {"qp", "highs"},
+}
+
+// ClassesOf is the classes a backend must solve to solve p: LP, MIP or QP by
+// p.Kind(), and MIP and QP for a mixed-integer QP.
+func ClassesOf(p *model.Problem) []Class {
+	switch p.Kind() {
+	case "MIQP":
+		return []Class{MIP, QP}
+	case "QP":
+		return []Class{QP}
+	case "MIP":
+		return []Class{MIP}
+	}
+	return []Class{LP}
 }
 
 // Preference returns the default order of backends for a class, best first. Backends

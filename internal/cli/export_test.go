@@ -64,7 +64,7 @@ func TestExportFormats(t *testing.T) {
 		{"cora-final", "lp", "LP", 16, 2*math.Pow(4, -9) + 2*math.Pow(4, -1)},
 		{"cora-linearized", "mps", "LP", 2 * 2 * (2 + 2), 2*math.Pow(4, -9) + 2*math.Pow(4, -1)},
 		{"cora-linearized", "lp", "LP", 16, 2*math.Pow(4, -9) + 2*math.Pow(4, -1)},
-		{"tas-mip", "mps", "MIP", 0, math.NaN()},
+		{"tas", "mps", "MIP", 0, math.NaN()},
 	} {
 		t.Run(c.formulation+"."+c.format, func(t *testing.T) {
 			out := filepath.Join(dir, c.formulation+"."+c.format)
@@ -121,7 +121,10 @@ func TestExportWarningsAndErrors(t *testing.T) {
 	}{
 		{[]string{"export", quickPath, "--strict"}, "underflow"},
 		{[]string{"export", quickPath, "--format", "xml"}, `--format "xml"`},
-		{[]string{"export", quickPath, "--formulation", "tas"}, `--formulation "tas"`},
+		// Names are the registry's: rs has no single model, tas-mip is tas.
+		{[]string{"export", quickPath, "--formulation", "rs"}, `--formulation "rs": no single model to build (formulations with one: tas, cora-final, cora-linearized)`},
+		{[]string{"export", quickPath, "--formulation", "tas-mip"}, `--formulation "tas-mip": unknown`},
+		{[]string{"export", quickPath, "--formulation", "tas", "--k", "3"}, "--k applies to --formulation cora-final, cora-linearized"},
 		{[]string{"export", "no-such.json"}, "no-such.json"},
 		{[]string{"export", quickPath, "--k", "0.5"}, "base k"},
 		{[]string{"export", quickPath, "--out", filepath.Join(t.TempDir(), "no", "dir", "x.mps")}, "no such file"},

@@ -19,9 +19,6 @@ import (
 	"github.com/coraopt/coraopt/solvers"
 )
 
-// defaultLPSolver is the backend `coraopt lp` uses without --solver.
-const defaultLPSolver = "simplex"
-
 // maxShownWarnings caps the reader warnings printed to stderr.
 const maxShownWarnings = 10
 
@@ -53,7 +50,8 @@ func newLPCmd(s Streams, g *globalOptions) *cobra.Command {
 		Use:   "lp FILE",
 		Short: "Solve an LP, MIP or QP model from an MPS or CPLEX-LP file",
 		Long: `Read a model from an MPS file (free or fixed) or a CPLEX-LP file and solve it with one of
-the solver backends compiled into this binary ("coraopt solvers" lists them).
+the solver backends compiled into this binary ("coraopt solvers" lists them); without
+--solver, the first compiled in of the model's class in the default order.
 
 FILE is a path, or - for standard input. A file ending in .gz is decompressed.
 Formats (--format):
@@ -83,7 +81,8 @@ solve).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.solver, "solver", defaultLPSolver, "solver backend (see coraopt solvers)")
+	f.StringVar(&o.solver, "solver", "", "solver backend (default: the first compiled in of LP: "+strings.Join(solvers.Preference(solvers.LP), ", ")+
+		"; MIP: "+strings.Join(solvers.Preference(solvers.MIP), ", ")+"; QP: "+strings.Join(solvers.Preference(solvers.QP), ", ")+" that solves the model; see coraopt solvers)")
 	f.DurationVar(&o.timeLimit, "time-limit", 0, "stop the solver after this long (e.g. 30s, 5m); 0 means no limit")
 	f.StringVar(&o.format, "format", "auto", "input format: auto, mps, free-mps, fixed-mps or lp")
 	return cmd
@@ -106,17 +105,16 @@ func runLP(cmd *cobra.Command, s Streams, o *lpOptions, path string) error {
 	if err != nil {
 		return err
 	}
-	sv, err := solvers.Get(o.solver)
-	if err != nil {
-		return usageErr(err)
-	}
-	if d, ok := sv.(solvers.Describer); ok {
-		if err := checkCapabilities(o.solver, d.Capabilities(), p); err != nil {
-			return usageErr(err)
-		}
+	b, err := solvers.Select(o.solver, solvers.ClassesOf(p)...)
+	var nb *solvers.NoBackendError
+	switch {
+	case errors.As(err, &nb) && nb.Name != "":
+		return usageErrf("--%w", err) // `solver "x" cannot solve MIPs; …`
+	case err != nil:
+		return usageErrf("--solver: %w", err)
 	}
 	ctx := cmd.Context()
-	sol, err := sv.Solve(ctx, p, solvers.Options{TimeLimit: o.timeLimit})
+	sol, err := b.Solver.Solve(ctx, p, solvers.Options{TimeLimit: o.timeLimit})
 	if err != nil {
 		return failed(err) // backends name themselves in their errors
 	}
@@ -124,7 +122,7 @@ func runLP(cmd *cobra.Command, s Streams, o *lpOptions, path string) error {
 		Status:         sol.Status.String(),
 		Iterations:     sol.Iterations,
 		SolveSeconds:   sol.WallTime.Seconds(),
-		Solver:         o.solver,
+		Solver:         b.Name,
 		BackendVersion: sol.Version,
 		Model:          p.Name,
 		Kind:           p.Kind(),
@@ -150,35 +148,6 @@ func runLP(cmd *cobra.Command, s Streams, o *lpOptions, path string) error {
 		return failed(fmt.Errorf("%s: the solver stopped with status %s", path, sol.Status))
 	}
 	return nil
-}
-
-// checkCapabilities refuses a model the backend says it cannot solve, before trying.
-func checkCapabilities(name string, c solvers.Capabilities, p *model.Problem) error {
-	ok := true
-	switch p.Kind() {
-	case "LP":
-		ok = c.LP
-	case "MIP":
-		ok = c.MIP
-	case "QP":
-		ok = c.QP
-	case "MIQP":
-		ok = c.MIP && c.QP
-	}
-	if ok {
-		return nil
-	}
-	var can []string
-	for _, k := range []struct {
-		on   bool
-		kind string
-	}{{c.LP, "LP"}, {c.MIP, "MIP"}, {c.QP, "QP"}} {
-		if k.on {
-			can = append(can, k.kind)
-		}
-	}
-	return fmt.Errorf("solver %q cannot solve this %s (it solves: %s); see coraopt solvers",
-		name, p.Kind(), strings.Join(can, ", "))
 }
 
 func writeLPTable(w io.Writer, res lpResult, sol *solvers.Solution) error {

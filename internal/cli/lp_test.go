@@ -74,7 +74,7 @@ func TestLP(t *testing.T) {
 		{name: "unknown solver", args: []string{"two-var.mps", "--solver", "nosuch"}, code: 2,
 			stderr: `unknown solver "nosuch" (available: `},
 		{name: "MIP to an LP-only solver", args: []string{"mip.mps"}, code: 2,
-			stderr: `solver "gonum" cannot solve this MIP (it solves: LP)`},
+			stderr: `--solver "gonum" cannot solve MIPs; backends for MIPs in this binary: `},
 		{name: "bad format flag", args: []string{"two-var.mps", "--format", "xml"}, code: 2, stderr: `--format "xml"`},
 		{name: "negative time limit", args: []string{"two-var.mps", "--time-limit", "-1s"}, code: 2, stderr: "must not be negative"},
 		{name: "no file", args: []string{}, code: 2, stderr: "accepts 1 arg"},
@@ -166,16 +166,26 @@ func TestLPTable(t *testing.T) {
 	}
 }
 
+// TestLPDefaultSolver: without --solver, lp solves with solvers.Select's default for
+// the model's class — an LP, a MIP and a QP file each on the first compiled-in backend
+// of their class's preference order that solves them.
 func TestLPDefaultSolver(t *testing.T) {
-	// The default backend is the built-in simplex; in a binary without it the error
-	// lists the backends that are there.
-	code, _, stderr := runCLI(context.Background(), "", "lp", filepath.Join(lpData, "two-var.mps"), "-o", "json")
-	if _, err := solvers.Get(defaultLPSolver); err == nil {
-		if code != 0 {
-			t.Errorf("exit %d with the default solver: %s", code, stderr)
+	for _, c := range []struct {
+		file  string
+		class solvers.Class
+	}{{"two-var.mps", solvers.LP}, {"mip.mps", solvers.MIP}, {"../rds/highs-qp-two-stage.mps", solvers.QP}} {
+		want, err := solvers.Select("", c.class)
+		code, stdout, stderr := runCLI(context.Background(), "", "lp", filepath.Join(lpData, c.file), "-o", "json")
+		if err != nil {
+			if code != 2 || !strings.Contains(stderr, "no backend for "+string(c.class)+"s") {
+				t.Errorf("%s: exit %d, stderr %q; want 2 and no %s backend", c.file, code, stderr, c.class)
+			}
+			continue
 		}
-	} else if code != 2 || !strings.Contains(stderr, "available: ") || !strings.Contains(stderr, "gonum") {
-		t.Errorf("exit %d, stderr %q; want 2 and the available solvers", code, stderr)
+		var res lpResult
+		if jerr := json.Unmarshal([]byte(stdout), &res); jerr != nil || code != 0 || res.Solver != want.Name {
+			t.Errorf("%s: exit %d, solver %q, want %s (%v): %s", c.file, code, res.Solver, want.Name, jerr, stderr)
+		}
 	}
 }
 

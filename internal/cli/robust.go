@@ -50,7 +50,7 @@ func (f *rsFlags) options() solve.RSOptions {
 func (f *rsFlags) params(inst *sched.Instance) (rs.Params, error) {
 	p, err := solve.RSParams(inst, f.options())
 	if err != nil {
-		return p, usageErr(err)
+		return p, usageErr(flagged(err))
 	}
 	return p, nil
 }

@@ -187,7 +187,7 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	req := o.request()
 	f, _, err := reg.Check(req) // the backend is chosen after the input is read
 	if err != nil {
-		return usageErr(err)
+		return usageErr(flagged(err))
 	}
 	if o.gantt != "" {
 		if f.Input != solve.InstanceInput {
@@ -219,7 +219,7 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	var re *solve.RequestError
 	switch {
 	case errors.As(err, &re):
-		return usageErr(fmt.Errorf("%s%w", where, err))
+		return usageErr(fmt.Errorf("%s%w", where, flagged(err)))
 	case errors.Is(err, solve.ErrNoSchedule):
 		var none *solve.NoScheduleError
 		if errors.As(err, &none) {
@@ -235,7 +235,7 @@ func runSolve(ctx context.Context, s Streams, o *solveOptions, path string) erro
 	case err != nil && ctx.Err() != nil:
 		return failed(fmt.Errorf("interrupted: %w", ctx.Err()))
 	case err != nil:
-		return failed(fmt.Errorf("%s%w", where, err))
+		return failed(fmt.Errorf("%s%w", where, flagged(err)))
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(s.Err, "coraopt: warning: %s\n", w)
@@ -395,3 +395,17 @@ func cmpOr(a, b string) string {
 	}
 	return b
 }
+
+// flagged is err with the request fields that solve's errors name written as this
+// command's flags ("method" becomes "--method"); it wraps err.
+func flagged(err error) error {
+	return &flaggedError{msg: solve.Describe(err, func(f string) string { return "--" + f }), err: err}
+}
+
+type flaggedError struct {
+	msg string
+	err error
+}
+
+func (e *flaggedError) Error() string { return e.msg }
+func (e *flaggedError) Unwrap() error { return e.err }

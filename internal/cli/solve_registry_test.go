@@ -27,6 +27,13 @@ func toyFormulation() solve.Formulation {
 		Name:    "toy",
 		Help:    "A toy registered by a test: tas by onion peeling under another name.",
 		Methods: []solve.Method{{Name: "peel", Help: "Toy peeling."}},
+		Model: &solve.ModelSpec{Help: "The toy's model: FINAL under another name.", Build: func(_ context.Context, req *solve.Request) (*model.Model, []string, error) {
+			lp, err := cora.BuildFinal(req.Instance, cora.Options{})
+			if err != nil {
+				return nil, nil, err
+			}
+			return lp.Model, []string{"toy warning"}, nil
+		}},
 		Bench: &solve.Bench{Case: "toy-lp", Class: solvers.LP, Model: func(in *sched.Instance) (*model.Problem, error) {
 			lp, err := cora.BuildFinal(in, cora.Options{})
 			if err != nil {
@@ -69,6 +76,14 @@ func TestToyFormulationEverywhere(t *testing.T) {
 	}
 	if _, h, _ := runWith(reg, "bench", "--help"); !strings.Contains(h, "cora-final, tas-mip, toy-lp") {
 		t.Errorf("bench --help lacks the toy's case")
+	}
+	if _, h, _ := runWith(reg, "export", "--help"); !strings.Contains(h, "  toy   The toy's model") || !strings.Contains(h, "cora-linearized, toy") {
+		t.Errorf("export --help lacks the toy's model:\n%s", h)
+	}
+	code, mpsOut, stderr := runWith(reg, "export", quickPath, "--formulation", "toy")
+	_, finalOut, _ := runWith(reg, "export", quickPath, "--formulation", "cora-final")
+	if code != ExitOK || mpsOut != finalOut || !strings.Contains(stderr, "coraopt: warning: toy warning") {
+		t.Errorf("export --formulation toy: exit %d, stderr %q; same model as cora-final: %v", code, stderr, mpsOut == finalOut)
 	}
 	if _, plain, _ := runWith(solve.Default(), "solve", "--help"); strings.Contains(plain, "toy") {
 		t.Error("the toy leaked into the default registry")

@@ -1,5 +1,10 @@
 // Package all maps policy names, as `coraopt simulate --policies` spells them, to
 // constructors. Each run gets a fresh policy (policies keep state across a run).
+//
+// The policies that solve (rds, rds-ideal, cora-final) reach their backends through
+// package solve and solvers.Select; this package links none. A program links them
+// (cmd/coraopt through internal/cli imports solvers/all), and a policy whose backend
+// is not linked in is New's error.
 package all
 
 import (
@@ -16,24 +21,25 @@ import (
 	"github.com/coraopt/coraopt/policies/rds"
 	"github.com/coraopt/coraopt/policies/rrh"
 	"github.com/coraopt/coraopt/policies/rush"
-	_ "github.com/coraopt/coraopt/solvers/all" // the LP backends cora-final selects from
 )
 
-var constructors = map[string]func() policies.Policy{
-	"fifo":  func() policies.Policy { return fifo.New() },
-	"fair":  func() policies.Policy { return fair.New() },
-	"edf":   func() policies.Policy { return edf.New() },
-	"edf-n": func() policies.Policy { return edf.NewNonPreemptive() },
-	"rrh":   func() policies.Policy { return rrh.New() },
+// constructors builds each registered policy with its defaults. A constructor's error
+// is a setting the binary cannot honour (a backend that is not linked in).
+var constructors = map[string]func() (policies.Policy, error){
+	"fifo":  func() (policies.Policy, error) { return fifo.New(), nil },
+	"fair":  func() (policies.Policy, error) { return fair.New(), nil },
+	"edf":   func() (policies.Policy, error) { return edf.New(), nil },
+	"edf-n": func() (policies.Policy, error) { return edf.NewNonPreemptive(), nil },
+	"rrh":   func() (policies.Policy, error) { return rrh.New(), nil },
 	// RDS with the AR(3) capacity predictor, and with the true future capacity.
-	"rds":       func() policies.Policy { return rds.MustNew(rds.Options{}) },
-	"rds-ideal": func() policies.Policy { return rds.MustNew(rds.Options{Forecast: rds.Ideal}) },
+	"rds":       func() (policies.Policy, error) { return rds.New(rds.Config{}) },
+	"rds-ideal": func() (policies.Policy, error) { return rds.New(rds.Config{Forecast: rds.Ideal}) },
 	// The online optimizers of issue 18, with their default slot (60 s).
-	"cora":       func() policies.Policy { return cora.New(cora.Config{}) },
-	"cora-final": func() policies.Policy { return cora.NewFinal(cora.Config{}, "") },
-	"oracle":     func() policies.Policy { return oracle.New(cora.Config{}) },
-	"rush":       func() policies.Policy { return rush.New(rush.Config{}) },
-	"rush-alg3":  func() policies.Policy { return rush.NewAlg3(rush.Config{}) },
+	"cora":       func() (policies.Policy, error) { return cora.New(cora.Config{}), nil },
+	"cora-final": func() (policies.Policy, error) { return cora.NewFinal(cora.Config{}, ""), nil },
+	"oracle":     func() (policies.Policy, error) { return oracle.New(cora.Config{}), nil },
+	"rush":       func() (policies.Policy, error) { return rush.New(rush.Config{}), nil },
+	"rush-alg3":  func() (policies.Policy, error) { return rush.NewAlg3(rush.Config{}), nil },
 }
 
 // Names lists the registered policies, sorted.
@@ -67,5 +73,5 @@ func New(name string) (policies.Policy, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown policy %q (have %s)", name, strings.Join(Names(), ", "))
 	}
-	return c(), nil
+	return c()
 }

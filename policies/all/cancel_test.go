@@ -47,7 +47,7 @@ func TestCancelStopsSolveInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rdsPolicy, err := rds.New(rds.Options{})
+	rdsPolicy, err := rds.New(rds.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestNewWithParams(t *testing.T) {
 		got = d
 		return edf.New(), nil
 	}
-	constructors["edf-test"] = func() policies.Policy { return edf.New() }
+	constructors["edf-test"] = func() (policies.Policy, error) { return edf.New(), nil }
 	t.Cleanup(func() { delete(parameterized, "edf-test"); delete(constructors, "edf-test") })
 
 	if _, err := NewWithParams("edf-test", Params{"delta": 0.7}); err != nil || got != 0.7 {

@@ -5,9 +5,6 @@ package rds
 import (
 	"strings"
 	"testing"
-
-	"github.com/coraopt/coraopt/solvers"
-	_ "github.com/coraopt/coraopt/solvers/highs"
 )
 
 // TestTable1HiGHS runs the Table 1 case with HiGHS as the controller's solver and pins a
@@ -18,11 +15,7 @@ import (
 // minute 40, ten minutes late. Every other step solves. When a HiGHS release solves
 // that step this test fails: then J2 should make minute 30 as with the built-in backend.
 func TestTable1HiGHS(t *testing.T) {
-	s, err := solvers.Get("highs")
-	if err != nil {
-		t.Fatal(err) // a highs build without HiGHS registered is broken
-	}
-	p := MustNew(Options{Forecast: Ideal, Solver: s})
+	p := mustNew(t, Config{Forecast: Ideal, Backend: "highs"})
 	j1, j2 := runTable1(t, p)
 	if p.Fallbacks() != 1 || !strings.Contains(p.LastError().Error(), "t = 600 s") || !strings.Contains(p.LastError().Error(), "numerical_error") {
 		t.Fatalf("%d fallbacks, last %v; the finding was one, at t = 600 s, numerical_error", p.Fallbacks(), p.LastError())

@@ -87,7 +87,7 @@ func TestRandomWorkloads(t *testing.T) {
 		var makespan float64
 		var results []*sim.Result
 		for _, f := range []Forecast{AR, Ideal} {
-			p := MustNew(Options{Forecast: f})
+			p := mustNew(t, Config{Forecast: f})
 			res, err := sim.Run(context.Background(), w, p, sim.Options{Seed: seed, Record: true})
 			if err != nil {
 				rt.Fatalf("%s: %v", p.Name(), err)
@@ -101,7 +101,7 @@ func TestRandomWorkloads(t *testing.T) {
 			makespan = max(makespan, res.Makespan)
 			results = append(results, res)
 		}
-		again, err := sim.Run(context.Background(), w, MustNew(Options{}), sim.Options{Seed: seed, Record: true})
+		again, err := sim.Run(context.Background(), w, mustNew(t, Config{}), sim.Options{Seed: seed, Record: true})
 		if err != nil || len(again.Placements) != len(results[0].Placements) {
 			rt.Fatalf("second run: %v", err)
 		}

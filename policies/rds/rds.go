@@ -1,12 +1,12 @@
 // Package rds is RDS (rds.txt §3–4) as a simulator policy: a receding-horizon
 // controller woken every control interval (policies.Ticker, default 10 minutes) that
 // predicts the cluster's capacity, updates each job's progress model by recursive least
-// squares from the progress it observed, solves the RHC problem (eq. 3, with the
-// deadline-first stage of formulations/rds.SolveRHC, as `coraopt solve --formulation
-// rds` does) and hands the first move to Algorithm 1 through the shared container
-// assignment unit (policies.ContainerAssignment). The model — the QP builder, the
-// predictors, RLS, eq. 4's decay — is formulations/rds; this package maps the
-// simulator's View onto it.
+// squares from the progress it observed, solves the RHC problem through package solve
+// (eq. 3 with the deadline-first stage, solve.RHC, the step `coraopt solve
+// --formulation rds` runs) and hands the first move to Algorithm 1 through the shared
+// container assignment unit (policies.ContainerAssignment). The model — the QP
+// builder, the predictors, RLS, eq. 4's decay — is formulations/rds; this package maps
+// the simulator's View onto it.
 //
 // # From tasks to the paper's progress model
 //
@@ -76,6 +76,27 @@
 // moves to the running queue at once, with a target of every unfinished task of each
 // of its stages, so Algorithm 1 gives it the slots that free up first.
 //
+// # Backends
+//
+// The control step runs through package solve (solve.RHC: the rds formulation's typed
+// entry for a caller that decides every interval; BenchmarkDecision measured no
+// slowdown against calling formulations/rds directly, with the same allocations). Its
+// two problems have their own backends, chosen by measurement (Config.Backend and
+// ShortfallBackend change them; so do the sweep parameters backend and
+// shortfall_backend):
+//
+//   - eq. 3, the QP: the built-in QP backend, also where HiGHS is compiled in. HiGHS
+//     1.10's QP solver changes what RDS does: on the rds workload (100 jobs, seeds 1
+//     and 2) the miss penalty was 173.9 and 175.5 against 149.3 and 142.3, and it ends
+//     the Table 1 case's decisive step with numerical_error (TestTable1HiGHS).
+//   - the least-shortfall LP: the binary's default LP backend (solvers.Select): HiGHS
+//     when compiled in, else the built-in simplex. On 30 runs (the rds workload at 30,
+//     100 and 200 jobs, the cora and rush workloads at 50 and 100, rds and rds-ideal,
+//     two seeds each) every metric was the same with either; at 100 jobs a decision
+//     took 14.0 ms of CPU with HiGHS and 16.4 ms with the built-in simplex (median of
+//     8 rounds of BenchmarkDecision, tagged build). An LP backend is several times
+//     faster on it than a QP backend (BenchmarkDecision's shortfall-lp=qp).
+//
 // # Failures
 //
 // When the QP cannot be built or solved to optimality the previous targets stay
@@ -83,6 +104,7 @@
 package rds
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -92,14 +114,17 @@ import (
 	frds "github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/solvers/qp"
-	"github.com/coraopt/coraopt/solvers/simplex"
 	"github.com/coraopt/coraopt/workload"
 )
 
 // DefaultInterval is the paper's control interval, 10 minutes (rds.txt §5.2).
 const DefaultInterval = 600
+
+// DefaultBackend solves eq. 3 when Config.Backend is empty: the built-in QP backend,
+// whichever others the binary has (see "Backends" in the package documentation).
+const DefaultBackend = "qp"
 
 // GainRange bounds the gain the controller plans with to [prior/GainRange,
 // prior·GainRange], the prior being L times the workers' mean speed. RLS on two
@@ -120,20 +145,22 @@ const (
 	Ideal
 )
 
-// Options configure the policy; the zero value is the paper's RDS.
-type Options struct {
+// Config configures the policy; the zero value is the paper's RDS on the default
+// backends.
+type Config struct {
 	Interval float64      // control interval L in seconds; 0 means DefaultInterval
 	Params   *frds.Params // nil means frds.DefaultParams() (H_p = H_c = 3, the paper's P and Q, AR(3), deadlines first)
 	Forecast Forecast
 	// History is the total capacity (slots) observed in intervals before time 0,
 	// oldest first, for the AR predictor.
 	History []float64
-	// Solver solves the eq. 3 QP; nil means the built-in QP backend. ShortfallSolver
-	// solves the least-shortfall LP of the deadline-first stage; nil means the built-in
-	// simplex (an LP backend; with the single capacity row, at 100 jobs, the step took
-	// a half to a third of the time it takes with the LP on the QP backend,
-	// BenchmarkDecision), or Solver when Solver is set.
-	Solver, ShortfallSolver solvers.Solver
+	// Backend names the backend that solves the eq. 3 QP ("": DefaultBackend),
+	// ShortfallBackend the one that solves the least-shortfall LP of the
+	// deadline-first stage ("": the binary's default LP backend, solvers.Select's:
+	// HiGHS when compiled in, else the built-in simplex). Package solve selects them
+	// (solve.NewRHC): a backend that is not compiled in or cannot solve its problem is
+	// New's error. See "Backends" in the package documentation.
+	Backend, ShortfallBackend string
 	// Forgetting (λ, 0 means 0.95) and PriorCovariance (0 means 100) are RLS's.
 	Forgetting, PriorCovariance float64
 	// NoFastPath turns the §4.3 fast path for short jobs off.
@@ -148,10 +175,9 @@ type Options struct {
 // Policy is RDS.
 type Policy struct {
 	*policies.ContainerAssignment
-	opt    Options
+	cfg    Config
 	params frds.Params
-	solver solvers.Solver
-	lp     solvers.Solver
+	rhc    *solve.RHC // the backends of the control step
 	trace  []workload.CapacityStep
 
 	jobs    []jobState // per workload job, set at its first tick or fast path
@@ -178,75 +204,60 @@ type jobState struct {
 	prev     frds.Alloc
 }
 
-// New returns RDS with the given options, or an error naming the bad option.
-func New(opt Options) (*Policy, error) {
-	p := &Policy{ContainerAssignment: &policies.ContainerAssignment{Conserving: true}, opt: opt, lastT: -1}
-	if p.opt.Interval == 0 {
-		p.opt.Interval = DefaultInterval
+// New returns RDS configured by cfg, or an error naming the bad setting.
+func New(cfg Config) (*Policy, error) {
+	p := &Policy{ContainerAssignment: &policies.ContainerAssignment{Conserving: true}, cfg: cfg, lastT: -1}
+	if p.cfg.Interval == 0 {
+		p.cfg.Interval = DefaultInterval
 	}
-	if !(p.opt.Interval > 0) || math.IsInf(p.opt.Interval, 0) {
-		return nil, fmt.Errorf("rds: control interval must be a finite number > 0, got %g", opt.Interval)
+	if !(p.cfg.Interval > 0) || math.IsInf(p.cfg.Interval, 0) {
+		return nil, fmt.Errorf("rds: control interval must be a finite number > 0, got %g", cfg.Interval)
 	}
-	if opt.Params != nil {
-		p.params = *opt.Params
+	if cfg.Params != nil {
+		p.params = *cfg.Params
 	} else {
 		p.params = frds.DefaultParams()
 	}
 	if err := p.params.Validate(); err != nil {
 		return nil, fmt.Errorf("rds: %w", err)
 	}
-	if opt.Forecast != AR && opt.Forecast != Ideal {
-		return nil, fmt.Errorf("rds: unknown forecast %d", opt.Forecast)
+	if cfg.Forecast != AR && cfg.Forecast != Ideal {
+		return nil, fmt.Errorf("rds: unknown forecast %d", cfg.Forecast)
 	}
-	for i, c := range opt.History {
+	for i, c := range cfg.History {
 		if !(c >= 0) || math.IsInf(c, 0) {
 			return nil, fmt.Errorf("rds: capacity history entry %d must be a finite number >= 0, got %g", i, c)
 		}
 	}
-	p.solver, p.lp = opt.Solver, opt.ShortfallSolver
-	if p.lp == nil {
-		p.lp = opt.Solver
+	var err error
+	if p.rhc, err = solve.NewRHC(cmp.Or(cfg.Backend, DefaultBackend), cfg.ShortfallBackend); err != nil {
+		return nil, fmt.Errorf("rds: %w", err)
 	}
-	if p.solver == nil {
-		p.solver = qp.New()
+	if p.cfg.Forgetting == 0 {
+		p.cfg.Forgetting = 0.95
 	}
-	if p.lp == nil {
-		p.lp = &simplex.Solver{}
-	}
-	if p.opt.Forgetting == 0 {
-		p.opt.Forgetting = 0.95
-	}
-	if p.opt.PriorCovariance == 0 {
-		p.opt.PriorCovariance = 100
+	if p.cfg.PriorCovariance == 0 {
+		p.cfg.PriorCovariance = 100
 	}
 	// RLS checks λ and p0; an estimator at a zero prior tells us whether they are valid.
-	if _, err := frds.NewRLS(frds.Gain{}, p.opt.PriorCovariance, p.opt.Forgetting); err != nil {
+	if _, err := frds.NewRLS(frds.Gain{}, p.cfg.PriorCovariance, p.cfg.Forgetting); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// MustNew is New for options known to be valid (the registered variants).
-func MustNew(opt Options) *Policy {
-	p, err := New(opt)
-	if err != nil {
-		panic(err)
-	}
-	return p
-}
-
 func (p *Policy) Name() string {
 	switch {
-	case p.opt.Name != "":
-		return p.opt.Name
-	case p.opt.Forecast == Ideal:
+	case p.cfg.Name != "":
+		return p.cfg.Name
+	case p.cfg.Forecast == Ideal:
 		return "rds-ideal"
 	}
 	return "rds"
 }
 
 // Interval implements policies.Ticker.
-func (p *Policy) Interval() float64 { return p.opt.Interval }
+func (p *Policy) Interval() float64 { return p.cfg.Interval }
 
 // UseCapacityTrace implements policies.TraceAware; only the Ideal forecast reads it.
 func (p *Policy) UseCapacityTrace(trace []workload.CapacityStep) { p.trace = trace }
@@ -294,8 +305,8 @@ func (p *Policy) job(v policies.View, j int) *jobState {
 		js.work += float64(st.Tasks) * js.mean[s]
 	}
 	speed := meanSpeed(v)
-	g := frds.Gain{Map: p.opt.Interval * speed, Reduce: p.opt.Interval * speed}
-	js.rls, _ = frds.NewRLS(g, p.opt.PriorCovariance, p.opt.Forgetting) // New checked λ and p0; g is finite
+	g := frds.Gain{Map: p.cfg.Interval * speed, Reduce: p.cfg.Interval * speed}
+	js.rls, _ = frds.NewRLS(g, p.cfg.PriorCovariance, p.cfg.Forgetting) // New checked λ and p0; g is finite
 	return js
 }
 
@@ -377,8 +388,8 @@ func (p *Policy) traceCapacityOver(v policies.View, pools []int, a, b float64) f
 // forecast predicts the summed capacity of the pools (all when nil) over the
 // prediction window from hist, the observed history of that sum.
 func (p *Policy) forecast(v policies.View, pools []int, hist []float64) ([]float64, error) {
-	h, L, now := p.params.PredictionHorizon, p.opt.Interval, v.Now()
-	if p.opt.Forecast == Ideal {
+	h, L, now := p.params.PredictionHorizon, p.cfg.Interval, v.Now()
+	if p.cfg.Forecast == Ideal {
 		out := make([]float64, h)
 		for i := range out {
 			out[i] = p.traceCapacityOver(v, pools, now+float64(i)*L, now+float64(i+1)*L)
@@ -433,7 +444,7 @@ func (p *Policy) kindPools(v policies.View) (mapPool, reducePool int, ok bool) {
 // observe folds the interval [p.lastT, now) into j's RLS model and returns the
 // allocation it held (slots, averaged over the interval).
 func (p *Policy) observe(v policies.View, j int, js *jobState) (frds.Alloc, error) {
-	t0, t1, L := p.lastT, v.Now(), p.opt.Interval
+	t0, t1, L := p.lastT, v.Now(), p.cfg.Interval
 	if t0 < 0 || !js.observed {
 		js.observed = true
 		js.finished = len(v.Finished(j))
@@ -471,7 +482,7 @@ func (p *Policy) observe(v policies.View, j int, js *jobState) (frds.Alloc, erro
 
 // Tick implements policies.Ticker: one control step.
 func (p *Policy) Tick(ctx context.Context, v policies.View) {
-	now, L := v.Now(), p.opt.Interval
+	now, L := v.Now(), p.cfg.Interval
 	p.ticks++
 	if len(p.jobs) != v.NumJobs() {
 		p.jobs = make([]jobState, v.NumJobs())
@@ -485,7 +496,7 @@ func (p *Policy) Tick(ctx context.Context, v policies.View) {
 			p.poolHistory[k] = append(p.poolHistory[k], capacityOver(v, []int{k}, p.lastT, now))
 		}
 	} else if p.lastT < 0 {
-		p.history = append(p.history[:0], p.opt.History...)
+		p.history = append(p.history[:0], p.cfg.History...)
 	}
 	st := &p.state
 	st.Time, st.Interval, st.CapacityHistory = now, L, p.history
@@ -526,7 +537,7 @@ func (p *Policy) control(ctx context.Context, v policies.View) error {
 		return err
 	}
 	st.MapCapacity, st.ReduceCapacity = nil, nil
-	if mp, rp, ok := p.kindPools(v); ok && !p.opt.SingleCapacityRow {
+	if mp, rp, ok := p.kindPools(v); ok && !p.cfg.SingleCapacityRow {
 		if st.MapCapacity, err = p.forecast(v, []int{mp}, p.poolHistory[mp]); err != nil {
 			return err
 		}
@@ -534,7 +545,7 @@ func (p *Policy) control(ctx context.Context, v policies.View) error {
 			return err
 		}
 	}
-	res, err := frds.SolveRHCWith(ctx, p.solver, p.lp, st, forecast, p.params, solvers.Options{})
+	res, err := p.rhc.Step(ctx, st, forecast, p.params, solvers.Options{})
 	if errors.Is(err, frds.ErrNoJobs) {
 		return nil
 	}
@@ -545,7 +556,7 @@ func (p *Policy) control(ctx context.Context, v policies.View) error {
 		return err
 	}
 	if res.Status != solvers.Optimal {
-		return fmt.Errorf("the step (eq. 3 on %s, shortfall LP on %s) ended %v", p.solver.Name(), p.lp.Name(), res.Status)
+		return fmt.Errorf("the step (eq. 3 on %s, shortfall LP on %s) ended %v", p.rhc.QP.Name, p.rhc.LP.Name, res.Status)
 	}
 	alloc := res.Handles.Allocation(res.Solution.X)
 	for pool := range v.Pools() {
@@ -604,7 +615,7 @@ func (p *Policy) stateJob(v policies.View, j int, js *jobState) (frds.Job, bool)
 		c := float64(v.Pending(j, k) + v.Running(j, k))
 		return min(c, float64(v.Capacity(info.Stages[k].Pool)))
 	}
-	g, prior := js.rls.Gain(), p.opt.Interval*meanSpeed(v)
+	g, prior := js.rls.Gain(), p.cfg.Interval*meanSpeed(v)
 	clamp := func(x float64) float64 { return min(max(x, prior/GainRange), prior*GainRange) }
 	if !slices.Contains(js.declared, true) || slices.Contains(js.declared, false) {
 		// Without declared runtimes (or with a mix) the prior is a guess in tasks, not
@@ -635,7 +646,7 @@ func (p *Policy) stateJob(v policies.View, j int, js *jobState) (frds.Job, bool)
 	default:
 		job.Phase, job.MaxMap = frds.PhaseMap, unfinished(s)
 	}
-	job.Soft, job.Hard = deadlines(v, j, p.params.PredictionHorizon, p.opt.Interval)
+	job.Soft, job.Hard = deadlines(v, j, p.params.PredictionHorizon, p.cfg.Interval)
 	if job.Progress >= job.Work {
 		// Every task's expected work is done but some still run: keep the job in the
 		// plan with a sliver left, so it holds its slots rather than dropping out.
@@ -665,10 +676,10 @@ func deadlines(v policies.View, j, hp int, L float64) (soft, hard float64) {
 
 // Observe implements policies.Observer: the fast path for short jobs (§4.3).
 func (p *Policy) Observe(v policies.View, e policies.Event) {
-	if e.Kind != policies.EventArrival || p.opt.NoFastPath || p.lastT < 0 {
+	if e.Kind != policies.EventArrival || p.cfg.NoFastPath || p.lastT < 0 {
 		return
 	}
-	L := p.opt.Interval
+	L := p.cfg.Interval
 	next := p.lastT + L
 	if e.Time >= next { // the tick at this instant plans the job
 		return

@@ -4,12 +4,14 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	frds "github.com/coraopt/coraopt/formulations/rds"
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/solvers"
 	"github.com/coraopt/coraopt/workload"
 )
 
@@ -29,7 +31,7 @@ func TestRDSWorkload(t *testing.T) {
 		}
 		var runs []*sim.Result
 		for _, f := range []Forecast{AR, Ideal} {
-			p := MustNew(Options{Forecast: f})
+			p := mustNew(t, Config{Forecast: f})
 			res, err := sim.Run(ctx, w, p, sim.Options{Seed: seed, Record: true})
 			if err != nil {
 				t.Fatalf("seed %d, %s: %v", seed, p.Name(), err)
@@ -59,7 +61,7 @@ func TestRDSWorkload(t *testing.T) {
 				m.DeadlinesMet, m.JobsWithDeadline, m.DeadlineMissPenalty, m.SumUtility, b.SumUtility)
 		}
 		if seed == 1 {
-			again, err := sim.Run(ctx, w, MustNew(Options{}), sim.Options{Seed: seed, Record: true})
+			again, err := sim.Run(ctx, w, mustNew(t, Config{}), sim.Options{Seed: seed, Record: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +97,7 @@ func shortJobCase() *workload.Workload {
 func TestFastPath(t *testing.T) {
 	w := shortJobCase()
 	for _, off := range []bool{false, true} {
-		p := MustNew(Options{NoFastPath: off})
+		p := mustNew(t, Config{NoFastPath: off})
 		res, err := sim.Run(context.Background(), w, p, sim.Options{Seed: 1, Record: true})
 		if err != nil {
 			t.Fatal(err)
@@ -133,7 +135,7 @@ func TestLearnsGains(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	p := MustNew(Options{})
+	p := mustNew(t, Config{})
 	res, err := sim.Run(context.Background(), w, p, sim.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -145,24 +147,43 @@ func TestLearnsGains(t *testing.T) {
 	}
 }
 
-// TestNewRejectsBadOptions: options the controller cannot run with fail at New.
-func TestNewRejectsBadOptions(t *testing.T) {
-	bad := map[string]Options{
-		"negative interval": {Interval: -1},
-		"infinite interval": {Interval: math.Inf(1)},
-		"forgetting > 1":    {Forgetting: 1.5},
-		"negative prior":    {PriorCovariance: -1},
-		"NaN history":       {History: []float64{30, math.NaN()}},
-		"unknown forecast":  {Forecast: 7},
+// TestNewRejectsBadConfig: settings the controller cannot run with fail at New, a
+// backend among them: one that is not registered, or that cannot solve its problem
+// (eq. 3 is a QP, the shortfall problem an LP), is New's error naming the setting.
+func TestNewRejectsBadConfig(t *testing.T) {
+	bad := map[string]struct {
+		cfg  Config
+		want string
+	}{
+		"negative interval": {Config{Interval: -1}, "control interval"},
+		"infinite interval": {Config{Interval: math.Inf(1)}, "control interval"},
+		"forgetting > 1":    {Config{Forgetting: 1.5}, ""},
+		"negative prior":    {Config{PriorCovariance: -1}, ""},
+		"NaN history":       {Config{History: []float64{30, math.NaN()}}, "history"},
+		"unknown forecast":  {Config{Forecast: 7}, "forecast"},
+		"zero horizon":      {Config{Params: &frds.Params{}}, ""},
+		"unknown backend":   {Config{Backend: "nosuch"}, `backend: unknown solver "nosuch"`},
+		"LP-only for eq. 3": {Config{Backend: "simplex"}, `backend: solver "simplex" cannot solve QPs`},
+		"unknown shortfall": {Config{ShortfallBackend: "nosuch"}, `shortfall-backend: unknown solver "nosuch"`},
 	}
-	bad["zero horizon"] = Options{Params: &frds.Params{}}
-	for name, o := range bad {
-		if _, err := New(o); err == nil {
-			t.Errorf("%s: no error", name)
+	for name, c := range bad {
+		if _, err := New(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", name, err, c.want)
 		}
 	}
-	if p, err := New(Options{}); err != nil || p.Name() != "rds" || p.Interval() != DefaultInterval {
-		t.Errorf("defaults: %v, %v", p, err)
+	p, err := New(Config{})
+	if err != nil || p.Name() != "rds" || p.Interval() != DefaultInterval {
+		t.Fatalf("defaults: %v, %v", p, err)
+	}
+	lp, err := solvers.Select("", solvers.LP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.rhc.QP.Name != DefaultBackend || p.rhc.LP.Name != lp.Name {
+		t.Errorf("default backends %s and %s, want %s and the default LP backend %s", p.rhc.QP.Name, p.rhc.LP.Name, DefaultBackend, lp.Name)
+	}
+	if p := mustNew(t, Config{Backend: "qp", ShortfallBackend: "qp"}); p.rhc.LP.Name != "qp" {
+		t.Errorf("shortfall backend %s, want qp", p.rhc.LP.Name)
 	}
 }
 
@@ -184,7 +205,7 @@ func TestOtherFamilies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, w := range []*workload.Workload{cora, rush} {
-			p := MustNew(Options{})
+			p := mustNew(t, Config{})
 			res, err := sim.Run(context.Background(), w, p, sim.Options{Seed: seed, Record: true})
 			if err != nil {
 				t.Fatalf("%s: %v", w.Name, err)
@@ -211,7 +232,7 @@ func TestSingleCapacityRow(t *testing.T) {
 		single  bool
 		penalty float64
 	}{{true, 5.663941123290058}, {false, 4.181235552456901}} {
-		res, err := sim.Run(context.Background(), w, MustNew(Options{SingleCapacityRow: c.single}), sim.Options{Seed: 1})
+		res, err := sim.Run(context.Background(), w, mustNew(t, Config{SingleCapacityRow: c.single}), sim.Options{Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

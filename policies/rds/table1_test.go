@@ -82,7 +82,7 @@ func heldPerInterval(res *sim.Result) (held [2][8]float64) {
 // remains: the capacity of minutes 0–40 is 300, 600, 300 and 600 slot-minutes, and the
 // jobs use all of it.
 func TestTable1RHCMeetsBothDeadlines(t *testing.T) {
-	j1, j2, held := runTable1Held(t, MustNew(Options{Forecast: Ideal}))
+	j1, j2, held := runTable1Held(t, mustNew(t, Config{Forecast: Ideal}))
 	if j1 > 40 || j2 > 30 {
 		t.Errorf("J1 completes at %g (deadline 40), J2 at %g (deadline 30)", j1, j2)
 	}
@@ -110,9 +110,9 @@ func TestTable1Completions(t *testing.T) {
 		p      policies.Policy
 		j1, j2 float64
 	}{
-		{"rhc deadlines first", MustNew(Options{Forecast: Ideal}), 40, 30},
-		{"rhc deadlines first, AR(3)", MustNew(Options{History: []float64{30, 60, 30, 60, 30, 60}}), 40, 30},
-		{"eq. 3 alone", MustNew(Options{Forecast: Ideal, Params: &eq3}), 40, 40},
+		{"rhc deadlines first", mustNew(t, Config{Forecast: Ideal}), 40, 30},
+		{"rhc deadlines first, AR(3)", mustNew(t, Config{History: []float64{30, 60, 30, 60, 30, 60}}), 40, 30},
+		{"eq. 3 alone", mustNew(t, Config{Forecast: Ideal, Params: &eq3}), 40, 40},
 		{"fair", fair.New(), 40, 35},
 	} {
 		j1, j2 := runTable1(t, tc.p)

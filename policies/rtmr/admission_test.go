@@ -11,9 +11,9 @@ func oneWorker(maps, reduces int) Cluster {
 	return Cluster{Workers: []Worker{{MapSlots: maps, ReduceSlots: reduces, MapSpeed: 1, ReduceSpeed: 1}}}
 }
 
-func mustNew(t *testing.T, c Cluster, opt Options) *RTMR {
+func mustNew(t *testing.T, c Cluster, opt SchedulerConfig) *RTMR {
 	t.Helper()
-	s, err := New(c, opt)
+	s, err := NewRTMR(c, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func queueIDs(s *RTMR) []string {
 //	   Rejected by lines 16–17 (a successor would miss).
 //	H: D 5, maps [3], R 1 (ε̃^r 3): head, zeros: T^m [0 3], e^m 3; T^r 6 > 5. Rejected by line 7.
 func TestAdmissionWorked(t *testing.T) {
-	s := mustNew(t, oneWorker(2, 1), Options{Initial: unitEst()})
+	s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Initial: unitEst()})
 	steps := []struct {
 		job   Job
 		ok    bool
@@ -110,7 +110,7 @@ func TestAdmissionWorked(t *testing.T) {
 // lands after B: T^m [4 4], e^m 4; T^r 12 > 11.5: rejected. Had A not started, B would go
 // first: T^m [0 1], T^r [2].
 func TestAdmissionAfterStartedJob(t *testing.T) {
-	s := mustNew(t, oneWorker(2, 1), Options{Initial: unitEst()})
+	s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Initial: unitEst()})
 	arrive(t, s, 0, Job{ID: "A", Deadline: 20, MapSizes: []float64{2, 2, 2}, Reduces: 1})
 	if a, ok := s.Assign(0, Map, 0); !ok || a.Job != "A" {
 		t.Fatalf("first map slot: %v %v", a, ok)
@@ -135,7 +135,7 @@ func TestAdmissionAfterStartedJob(t *testing.T) {
 // (0.25) raises η to 12/8 = 1.5, c_m^max to 0.5 and c_r^max to 0.25; a second job
 // with smaller ratios changes nothing.
 func TestEstimatorWorked(t *testing.T) {
-	s := mustNew(t, oneWorker(2, 1), Options{Initial: Estimates{Eta: 0.5, CmMax: 0.2, CrMax: 0.1}})
+	s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Initial: Estimates{Eta: 0.5, CmMax: 0.2, CrMax: 0.1}})
 	arrive(t, s, 0, Job{ID: "A", Deadline: 1000, MapSizes: []float64{4, 4}, Reduces: 1})
 	s.Assign(0, Map, 0)
 	s.Assign(0, Map, 0)

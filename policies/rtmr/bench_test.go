@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/coraopt/coraopt/internal/cputime"
+	"github.com/coraopt/coraopt/workload/hadoop1"
 )
 
 // benchQueue fills a controller for 100 map and 30 reduce slots with n accepted, waiting
@@ -15,16 +16,13 @@ import (
 // head of the queue — the decision that recomputes every job's vectors.
 func benchQueue(b *testing.B, family, n int) (*Admission, *Job, float64, float64) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	bins := workload1
-	if family == 2 {
-		bins = workload2
-	}
+	bins := hadoop1.RTMRBins(fmt.Sprintf("rtmr-%d", family))
 	a := NewAdmission(100, 30)
 	for i := range n {
 		row := bins[rng.IntN(len(bins))]
-		m := row.maps[0] + rng.IntN(row.maps[1]-row.maps[0]+1)
+		m := row.Maps[0] + rng.IntN(row.Maps[1]-row.Maps[0]+1)
 		j := &Job{ID: fmt.Sprint(i), Deadline: 1e9 + float64(i), MapSizes: make([]float64, m),
-			Reduces: row.reduces[0] + rng.IntN(row.reduces[1]-row.reduces[0]+1)}
+			Reduces: row.Reduces[0] + rng.IntN(row.Reduces[1]-row.Reduces[0]+1)}
 		for k := range j.MapSizes {
 			j.MapSizes[k] = 128
 		}

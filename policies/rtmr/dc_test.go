@@ -1,6 +1,13 @@
 package rtmr
 
-import "testing"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
 
 func mustDC(t *testing.T, c Cluster) *DC {
 	t.Helper()
@@ -48,7 +55,7 @@ func TestDCMissesConstructed(t *testing.T) {
 	if dc.accepted != 2 || dc.succeeded != 1 || dc.jobs[1].met || dc.jobs[1].finish != 30 {
 		t.Fatalf("DC: accepted %d, succeeded %d, Y finished at %g", dc.accepted, dc.succeeded, dc.jobs[1].finish)
 	}
-	rt := drive(t, w, mustNew(t, w.Cluster, Options{Feedback: true}))
+	rt := drive(t, w, mustNew(t, w.Cluster, SchedulerConfig{Feedback: true}))
 	if rt.accepted != 1 || rt.jobs[1].accepted || rt.SuccessRatio() != 1 {
 		t.Fatalf("RTMR: accepted %d (Y %v), success %g", rt.accepted, rt.jobs[1].accepted, rt.SuccessRatio())
 	}
@@ -75,7 +82,7 @@ func TestDCRejectsFeasible(t *testing.T) {
 	if !dc.jobs[0].accepted || dc.jobs[1].accepted || dc.jobs[2].accepted {
 		t.Fatalf("DC accepted X %v W %v Y %v, want true false false", dc.jobs[0].accepted, dc.jobs[1].accepted, dc.jobs[2].accepted)
 	}
-	rt := drive(t, w, mustNew(t, w.Cluster, Options{}))
+	rt := drive(t, w, mustNew(t, w.Cluster, SchedulerConfig{}))
 	if rt.accepted != 3 || rt.SuccessRatio() != 1 {
 		t.Fatalf("RTMR accepted %d, success %g; want 3, 1", rt.accepted, rt.SuccessRatio())
 	}
@@ -85,4 +92,63 @@ func TestDCRejectsMissingEstimates(t *testing.T) {
 	if _, err := mustDC(t, oneWorker(1, 1)).Arrive(0, Job{ID: "a", Deadline: 1, MapSizes: []float64{1}}); err == nil {
 		t.Fatal("a job with no estimates was judged")
 	}
+}
+
+// windowLoad is the largest number of reduce slots that the windows [A + D − ε̃^r, A + D)
+// of the given jobs hold at one instant (a sweep over their ends, closing before opening
+// at equal times).
+func windowLoad(jobs []Job) int {
+	type edge struct {
+		at    float64
+		delta int
+	}
+	var edges []edge
+	for _, j := range jobs {
+		_, er := j.TaskBounds(*j.Est)
+		edges = append(edges, edge{j.AbsDeadline() - er, j.Reduces}, edge{j.AbsDeadline(), -j.Reduces})
+	}
+	slices.SortFunc(edges, func(a, b edge) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.delta, b.delta)
+	})
+	load, peak := 0, 0
+	for _, e := range edges {
+		load += e.delta
+		peak = max(peak, load)
+	}
+	return peak
+}
+
+// With the interval check (dcRules.intervalCheck) the reduce windows of DC's accepted
+// jobs never need more than the cluster's reduce slots at once, whatever arrives; as
+// §III states the test (the instant s_r^max only) they can (TestDCSection3Workload's
+// instance). Map slots are plentiful so that the reduce check decides.
+func TestDCIntervalCheckKeepsWindowsWithinSlots(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		q := rapid.IntRange(1, 4).Draw(rt, "reduceSlots")
+		s, err := newDC(oneWorker(100, q), Estimates{}, dcRules{intervalCheck: true})
+		if err != nil {
+			rt.Fatal(err)
+		}
+		var accepted []Job
+		now := 0.0
+		for i := range rapid.IntRange(1, 12).Draw(rt, "jobs") {
+			now += float64(rapid.IntRange(0, 5).Draw(rt, "gap"))
+			j := Job{ID: fmt.Sprint(i), Arrival: now, Deadline: float64(rapid.IntRange(5, 40).Draw(rt, "deadline")),
+				MapSizes: []float64{float64(rapid.IntRange(1, 4).Draw(rt, "size"))}, Reduces: rapid.IntRange(1, q).Draw(rt, "reduces"),
+				Est: &Estimates{Eta: 1, CmMax: 1, CrMax: float64(rapid.IntRange(1, 10).Draw(rt, "crMax"))}}
+			ok, err := s.Arrive(now, j)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if ok {
+				accepted = append(accepted, j)
+			}
+			if load := windowLoad(accepted); load > q {
+				rt.Fatalf("after job %d the accepted windows hold %d reduce slots at once, the cluster has %d", i, load, q)
+			}
+		}
+	})
 }

@@ -37,7 +37,7 @@ func TestDispatcherLine10(t *testing.T) {
 		printed bool
 		hFinish float64
 	}{{false, 12.5}, {true, 20}} {
-		s := mustNew(t, w.Cluster, Options{Line10AsPrinted: c.printed})
+		s := mustNew(t, w.Cluster, SchedulerConfig{Line10AsPrinted: c.printed})
 		o := drive(t, w, s)
 		if o.accepted != 2 {
 			t.Fatalf("printed=%v: accepted %d of 2", c.printed, o.accepted)
@@ -56,7 +56,7 @@ func TestDispatcherLine10(t *testing.T) {
 // arrive at 0 in that order; EDF puts B first. Offers: B's map, A's map 0, A's map 1,
 // A's map 2, then nothing.
 func TestDispatcherMapsInQueueOrder(t *testing.T) {
-	s := mustNew(t, oneWorker(2, 1), Options{Initial: unitEst()})
+	s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Initial: unitEst()})
 	arrive(t, s, 0, Job{ID: "A", Deadline: 50, MapSizes: []float64{1, 1, 1}, Reduces: 1})
 	arrive(t, s, 0, Job{ID: "B", Deadline: 10, MapSizes: []float64{1}, Reduces: 1})
 	var got []Assignment

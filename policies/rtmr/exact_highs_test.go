@@ -67,7 +67,7 @@ func TestExactGapMIP(t *testing.T) {
 		n = 20
 	}
 	z := smallSize{maxL: 4, maxQ: 3, maxJobs: 10, maxGap: 3, maxTasks: 4, maxTime: 4, maxDeadline: 30}
-	opts := []Options{{Feedback: true}, {}}
+	opts := []SchedulerConfig{{Feedback: true}, {}}
 	got := make([]int, len(opts))
 	short := make([]int, len(opts))
 	best, jobs := 0, 0

@@ -243,7 +243,7 @@ func TestRTMRWithinExactOptimum(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		w := tinyWorkload(rt)
 		in := exactOf(rt, w)
-		o := drive(rt, w, mustNewRapid(rt, w.Cluster, Options{Feedback: rapid.Bool().Draw(rt, "fb")}))
+		o := drive(rt, w, mustNewRapid(rt, w.Cluster, SchedulerConfig{Feedback: rapid.Bool().Draw(rt, "fb")}))
 		set := make([]bool, len(w.Jobs))
 		for i, j := range o.jobs {
 			set[i] = j.accepted
@@ -257,8 +257,8 @@ func TestRTMRWithinExactOptimum(t *testing.T) {
 	})
 }
 
-func mustNewRapid(rt *rapid.T, c Cluster, opt Options) *RTMR {
-	s, err := New(c, opt)
+func mustNewRapid(rt *rapid.T, c Cluster, opt SchedulerConfig) *RTMR {
+	s, err := NewRTMR(c, opt)
 	if err != nil {
 		rt.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestExactGap(t *testing.T) {
 		n = 200
 	}
 	for _, lo := range []float64{1, 0.5} {
-		for _, opt := range []Options{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
+		for _, opt := range []SchedulerConfig{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
 			rng := rand.New(rand.NewPCG(20, 12))
 			draw := func(lo, hi int, _ string) int { return lo + rng.IntN(hi-lo+1) }
 			var got, best, jobs, short, over int

@@ -10,7 +10,7 @@ import (
 // finishes. Two map slots and one reduce slot; c_m^max = c_r^max = η = 1.
 func Example() {
 	c := rtmr.Cluster{Workers: []rtmr.Worker{{MapSlots: 2, ReduceSlots: 1, MapSpeed: 1, ReduceSpeed: 1}}}
-	s, err := rtmr.New(c, rtmr.Options{Feedback: true, Initial: rtmr.Estimates{Eta: 1, CmMax: 1, CrMax: 1}})
+	s, err := rtmr.NewRTMR(c, rtmr.SchedulerConfig{Feedback: true, Initial: rtmr.Estimates{Eta: 1, CmMax: 1, CrMax: 1}})
 	if err != nil {
 		panic(err)
 	}

@@ -21,7 +21,7 @@ import (
 // accepted. Without feedback B still holds [4 6], [14]: e = 15 > 9: rejected.
 func TestFeedbackWorked(t *testing.T) {
 	for _, fb := range []bool{true, false} {
-		s := mustNew(t, oneWorker(2, 1), Options{Feedback: fb, Delta: 1, Initial: unitEst()})
+		s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Feedback: fb, Delta: 1, Initial: unitEst()})
 		arrive(t, s, 0, Job{ID: "A", Deadline: 30, MapSizes: []float64{4, 4}, Reduces: 1})
 		arrive(t, s, 0, Job{ID: "B", Deadline: 40, MapSizes: []float64{2}, Reduces: 1})
 		step := func(err error) {
@@ -78,7 +78,7 @@ func TestSATUWorked(t *testing.T) {
 
 // Below Δ nothing is rewritten (line 7): same run as TestFeedbackWorked with Δ = 100.
 func TestFeedbackThreshold(t *testing.T) {
-	s := mustNew(t, oneWorker(2, 1), Options{Feedback: true, Delta: 100, Initial: unitEst()})
+	s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Feedback: true, Delta: 100, Initial: unitEst()})
 	arrive(t, s, 0, Job{ID: "A", Deadline: 30, MapSizes: []float64{4}, Reduces: 1})
 	arrive(t, s, 0, Job{ID: "B", Deadline: 40, MapSizes: []float64{2}, Reduces: 1})
 	s.Assign(0, Map, 0)
@@ -119,7 +119,7 @@ func TestFeedbackThreshold(t *testing.T) {
 // [8 8], e = 8 ≤ 8.5: accepted — and indeed both map slots are free at 7.
 func TestFeedbackKeepTighter(t *testing.T) {
 	for _, tight := range []bool{false, true} {
-		s := mustNew(t, oneWorker(2, 1), Options{Feedback: true, Delta: 0.5, FeedbackKeepTighter: tight, Initial: unitEst()})
+		s := mustNew(t, oneWorker(2, 1), SchedulerConfig{Feedback: true, Delta: 0.5, FeedbackKeepTighter: tight, Initial: unitEst()})
 		arrive(t, s, 0, Job{ID: "A", Deadline: 100, MapSizes: []float64{4}, Reduces: 1})
 		arrive(t, s, 0, Job{ID: "B", Deadline: 100, MapSizes: []float64{1}, Reduces: 1})
 		do := func(err error) {

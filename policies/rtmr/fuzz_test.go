@@ -19,7 +19,7 @@ func FuzzArrive(f *testing.F) {
 		j := Job{ID: "x", Arrival: arrival, Deadline: deadline, MapSizes: []float64{s1, s2}, Reduces: reduces,
 			ReduceShares: shares, Est: &Estimates{Eta: eta, CmMax: cm, CrMax: cr}}
 		c := Cluster{Workers: []Worker{{MapSlots: 2, ReduceSlots: 1, MapSpeed: 1, ReduceSpeed: 1}}}
-		s, err := New(c, Options{Feedback: true})
+		s, err := NewRTMR(c, SchedulerConfig{Feedback: true})
 		if err != nil {
 			t.Fatal(err)
 		}

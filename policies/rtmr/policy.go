@@ -25,23 +25,33 @@ type Policy struct {
 	stage []int8 // view pool → Map, Reduce or -1
 }
 
-// NewPolicy returns RTMR (rtmr.txt §IV), with or without the feedback controller, as
-// the simulator policies "rtmr" and "rtmr-nofeedback".
-func NewPolicy(feedback bool) *Policy {
-	name := "rtmr"
-	if !feedback {
-		name = "rtmr-nofeedback"
-	}
-	return &Policy{name: name, build: func(c Cluster) (Scheduler, error) { return New(c, Options{Feedback: feedback}) }}
+// Config configures the simulator policy; the zero value is RTMR as Tables V–VI run
+// it, with its feedback controller.
+type Config struct {
+	// NoFeedback runs RTMR without the feedback controller (Algorithms V–VI), as the
+	// policy "rtmr-nofeedback".
+	NoFeedback bool
 }
 
-// NewDCPolicy returns the Deadline Constraint scheduler (§III) as the policy "dc".
-func NewDCPolicy() *Policy {
+// New returns RTMR (rtmr.txt §IV) as the simulator policy "rtmr", or "rtmr-nofeedback".
+func New(cfg Config) *Policy {
+	name := "rtmr"
+	if cfg.NoFeedback {
+		name = "rtmr-nofeedback"
+	}
+	sc := SchedulerConfig{Feedback: !cfg.NoFeedback}
+	return &Policy{name: name, build: func(c Cluster) (Scheduler, error) { return NewRTMR(c, sc) }}
+}
+
+// NewDCBaseline returns the paper's Deadline Constraint scheduler (§III) as the
+// policy "dc".
+func NewDCBaseline() *Policy {
 	return &Policy{name: "dc", build: func(c Cluster) (Scheduler, error) { return NewDC(c, Estimates{}) }}
 }
 
-// NewFIFOPolicy returns the paper's FIFO that accepts every job (§V) as "rtmr-fifo".
-func NewFIFOPolicy() *Policy {
+// NewFIFOBaseline returns the paper's FIFO that accepts every job (§V) as the policy
+// "rtmr-fifo".
+func NewFIFOBaseline() *Policy {
 	return &Policy{name: "rtmr-fifo", build: func(Cluster) (Scheduler, error) { return NewFIFO(), nil }}
 }
 

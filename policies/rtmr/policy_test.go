@@ -22,6 +22,13 @@ func simulate(t *testing.T, w *workload.Workload, name string) *sim.Metrics {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return simulatePolicy(t, w, p)
+}
+
+// simulatePolicy is simulate for a policy built by the caller.
+func simulatePolicy(t *testing.T, w *workload.Workload, p policies.Policy) *sim.Metrics {
+	t.Helper()
+	name := p.Name()
 	r, err := sim.Run(context.Background(), w, p, sim.Options{Record: true})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
@@ -72,7 +79,9 @@ func TestPolicyWithinAllSucceed(t *testing.T) {
 // are a finding about our workload reconstruction, see rtmr.DefaultGenParams). FIFO
 // accepts everything; its utilization is §V's all-jobs one (slot time of every job over
 // the slot time available), the others' the successful jobs'. Asserted: FIFO accepts
-// every job, and RTMR never loses an admitted job under "within".
+// every job, and RTMR never loses an admitted job under "within", nor with every task at
+// its worst case (the within workload through atEstimates: the edge of the Appendix's
+// assumption, and the runtimes under which §III argues DC's admitted jobs miss).
 func TestPaperTables(t *testing.T) {
 	seeds := 20
 	if testing.Short() {
@@ -86,9 +95,10 @@ func TestPaperTables(t *testing.T) {
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		t.Log(paper[fam])
 		for _, mode := range []struct {
-			model  string
-			factor float64
-		}{{"within", 1}, {"beyond", 1.3}, {"beyond", 2}} {
+			model       string
+			factor      float64
+			atEstimates bool
+		}{{"within", 1, false}, {"within", 1, true}, {"beyond", 1.3, false}, {"beyond", 2, false}} {
 			model := mode.model
 			type acc struct{ accept, success, util, allUtil float64 }
 			sums := map[string]*acc{}
@@ -97,25 +107,15 @@ func TestPaperTables(t *testing.T) {
 			}
 			sums["dc-capped"] = &acc{}
 			for seed := uint64(1); seed <= uint64(seeds); seed++ {
-				gp := rtmr.DefaultGenParams()
-				gp.BeyondFactor = max(1, mode.factor)
-				gen := rtmr.RTMRWorkload1
-				if fam == "rtmr-2" {
-					gen = rtmr.RTMRWorkload2
-				}
-				rw, err := gen(seed, rtmr.RuntimeModel(model), gp)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w, err := hadoop1.FromRTMR(rw)
+				w, err := hadoop1.RTMRFamilyBeyond(fam, seed, model, max(1, mode.factor))
 				if err != nil {
 					t.Fatal(err)
 				}
 				// DC cannot accept a job with more reduces than the cluster has reduce slots
 				// (§III); the core's TestWorkloadTable caps them for DC, and so does this row.
-				capped, err := hadoop1.FromRTMR(rw.WithReducesAtMost(w.Cluster.Pools[w.Cluster.PoolIndex("reduce")].Slots))
-				if err != nil {
-					t.Fatal(err)
+				capped := hadoop1.WithReducesAtMost(w, w.Cluster.Pools[w.Cluster.PoolIndex("reduce")].Slots)
+				if mode.atEstimates {
+					w, capped = atEstimates(w), atEstimates(capped)
 				}
 				m := simulate(t, capped, "dc")
 				sums["dc-capped"].accept += m.AcceptRatio
@@ -132,11 +132,14 @@ func TestPaperTables(t *testing.T) {
 						t.Errorf("%s seed %d: FIFO accepted %d of %d", fam, seed, m.Accepted, len(w.Jobs))
 					}
 					if model == "within" && (n == "rtmr" || n == "rtmr-nofeedback") && m.SuccessRatio != 1 {
-						t.Errorf("%s seed %d %s: success ratio %g under within", fam, seed, n, m.SuccessRatio)
+						t.Errorf("%s seed %d %s: success ratio %g under within (at the worst case: %v)", fam, seed, n, m.SuccessRatio, mode.atEstimates)
 					}
 				}
 			}
 			line := fmt.Sprintf("%s %-6s ×%.1f mean of %d seeds:", fam, model, mode.factor, seeds)
+			if mode.atEstimates {
+				line = fmt.Sprintf("%s at the worst case mean of %d seeds:", fam, seeds)
+			}
 			for _, n := range append(names, "dc-capped") {
 				a := sums[n]
 				k := float64(seeds)
@@ -201,13 +204,27 @@ func TestPolicyRejectsWhatItCannotModel(t *testing.T) {
 	if err := w.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []policies.Policy{rtmr.NewPolicy(true), rtmr.NewDCPolicy()} {
+	for _, p := range []policies.Policy{rtmr.New(rtmr.Config{}), rtmr.NewDCBaseline()} {
 		r, err := sim.Run(context.Background(), w, p, sim.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !r.Jobs[0].Rejected || p.(*rtmr.Policy).Err() == nil {
 			t.Fatalf("%s: rejected %v, err %v", p.Name(), r.Jobs[0].Rejected, p.(*rtmr.Policy).Err())
+		}
+	}
+}
+
+// TestConfigNames: the zero Config is RTMR with feedback ("rtmr"), NoFeedback its
+// variant; the baselines have their own constructors.
+func TestConfigNames(t *testing.T) {
+	for _, c := range []struct {
+		p    *rtmr.Policy
+		name string
+	}{{rtmr.New(rtmr.Config{}), "rtmr"}, {rtmr.New(rtmr.Config{NoFeedback: true}), "rtmr-nofeedback"},
+		{rtmr.NewDCBaseline(), "dc"}, {rtmr.NewFIFOBaseline(), "rtmr-fifo"}} {
+		if c.p.Name() != c.name {
+			t.Errorf("%s, want %s", c.p.Name(), c.name)
 		}
 	}
 }

@@ -85,12 +85,12 @@ func randomWorkload(rt *rapid.T) *Workload {
 func TestRTMRAcceptedMeetDeadlinesRandom(t *testing.T) {
 	rapid.Check(t, func(rt *rapid.T) {
 		w := randomWorkload(rt)
-		opt := Options{
+		opt := SchedulerConfig{
 			Feedback:            rapid.Bool().Draw(rt, "feedback"),
 			FeedbackKeepTighter: rapid.Bool().Draw(rt, "tighter"),
 			Delta:               float64(rapid.IntRange(0, 3).Draw(rt, "delta")),
 		}
-		s, err := New(w.Cluster, opt)
+		s, err := NewRTMR(w.Cluster, opt)
 		if err != nil {
 			rt.Fatal(err)
 		}
@@ -112,11 +112,8 @@ func TestRTMRWorkloadsWithinAllSucceed(t *testing.T) {
 	}
 	for _, fam := range []string{"rtmr-1", "rtmr-2"} {
 		for seed := uint64(1); seed <= seeds; seed++ {
-			w, err := Generate(fam, seed, Within)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, opt := range []Options{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
+			w := generated(t, fam, seed, Within, 1.3)
+			for _, opt := range []SchedulerConfig{{Feedback: true}, {}, {Feedback: true, FeedbackKeepTighter: true}} {
 				s := mustNew(t, w.Cluster, opt)
 				o := drive(t, w, s)
 				if o.SuccessRatio() != 1 {

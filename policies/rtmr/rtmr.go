@@ -5,8 +5,9 @@ import (
 	"math"
 )
 
-// Options configure the RTMR scheduler.
-type Options struct {
+// SchedulerConfig configures the RTMR scheduler (the zero value: Algorithms I–IV
+// without the feedback controller; the policy's Config turns it on by default).
+type SchedulerConfig struct {
 	// Feedback turns on the feedback controller (Algorithms V–VI); "rtmr-nofeedback" of
 	// Tables V–VI runs without it.
 	Feedback bool
@@ -39,7 +40,7 @@ type Options struct {
 // RTMR is the Real-Time MapReduce scheduler of rtmr.txt §IV: admission controller,
 // reservation-based dispatcher and (optionally) feedback controller.
 type RTMR struct {
-	opt        Options
+	cfg        SchedulerConfig
 	adm        *Admission
 	est        *Estimator
 	jobs       map[string]*record
@@ -50,17 +51,17 @@ type RTMR struct {
 }
 
 // New returns an RTMR scheduler for cluster c.
-func New(c Cluster, opt Options) (*RTMR, error) {
+func NewRTMR(c Cluster, cfg SchedulerConfig) (*RTMR, error) {
 	if err := c.Validate("cluster"); err != nil {
 		return nil, err
 	}
-	if opt.Delta < 0 || math.IsNaN(opt.Delta) {
-		return nil, fmt.Errorf("options.delta: must be >= 0, got %g", opt.Delta)
+	if cfg.Delta < 0 || math.IsNaN(cfg.Delta) {
+		return nil, fmt.Errorf("config.delta: must be >= 0, got %g", cfg.Delta)
 	}
 	return &RTMR{
-		opt:        opt,
+		cfg:        cfg,
 		adm:        NewAdmission(c.MapSlots(), c.ReduceSlots()),
-		est:        NewEstimator(opt.Initial),
+		est:        NewEstimator(cfg.Initial),
 		jobs:       map[string]*record{},
 		freeReduce: c.ReduceSlots(),
 	}, nil
@@ -68,7 +69,7 @@ func New(c Cluster, opt Options) (*RTMR, error) {
 
 // Name is "rtmr" or "rtmr-nofeedback".
 func (s *RTMR) Name() string {
-	if s.opt.Feedback {
+	if s.cfg.Feedback {
 		return "rtmr"
 	}
 	return "rtmr-nofeedback"
@@ -126,7 +127,7 @@ func (s *RTMR) Assign(now float64, pool Stage, w int) (Assignment, bool) {
 	ra := s.freeReduce
 	reserved := 0
 	for _, r := range s.adm.order {
-		if reserved > ra || (!s.opt.Line10AsPrinted && reserved == ra) { // line 10
+		if reserved > ra || (!s.cfg.Line10AsPrinted && reserved == ra) { // line 10
 			break
 		}
 		if r.run.reducePending(r.job) { // line 13: findAReadyReduceTask
@@ -167,7 +168,7 @@ func (s *RTMR) JobFinished(now float64, id string) error {
 		return fmt.Errorf("rtmr: unknown job %q finished", id)
 	}
 	s.est.Observe(r.job.Input(), r.run.reduceInput, r.run.cm, r.run.cr)
-	if s.opt.Feedback {
+	if s.cfg.Feedback {
 		s.feedback(now, r)
 	}
 	s.adm.finish(r)
@@ -176,8 +177,8 @@ func (s *RTMR) JobFinished(now float64, id string) error {
 }
 
 func (s *RTMR) delta() float64 {
-	if s.opt.Delta > 0 || s.mapCount == 0 {
-		return s.opt.Delta
+	if s.cfg.Delta > 0 || s.mapCount == 0 {
+		return s.cfg.Delta
 	}
 	return s.mapTime / float64(s.mapCount)
 }
@@ -192,7 +193,7 @@ func (s *RTMR) feedback(now float64, r *record) {
 	if !(math.Abs(r.e-now) >= s.delta() || now > r.abs) { // line 7
 		return
 	}
-	s.adm.feedback(now, r, s.opt.FeedbackKeepTighter)
+	s.adm.feedback(now, r, s.cfg.FeedbackKeepTighter)
 	s.feedbacks++
 }
 

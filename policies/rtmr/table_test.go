@@ -13,11 +13,11 @@ func newPolicy(t fataler, name string, c Cluster) Scheduler {
 	var err error
 	switch name {
 	case "rtmr":
-		s, err = New(c, Options{Feedback: true})
+		s, err = NewRTMR(c, SchedulerConfig{Feedback: true})
 	case "rtmr-tight":
-		s, err = New(c, Options{Feedback: true, FeedbackKeepTighter: true})
+		s, err = NewRTMR(c, SchedulerConfig{Feedback: true, FeedbackKeepTighter: true})
 	case "rtmr-nofeedback":
-		s, err = New(c, Options{})
+		s, err = NewRTMR(c, SchedulerConfig{})
 	case "dc":
 		s, err = NewDC(c, Estimates{})
 	case "fifo":
@@ -45,22 +45,11 @@ func TestWorkloadTable(t *testing.T) {
 			factor float64
 		}{{Within, 1}, {Beyond, 1.3}, {Beyond, 2}} {
 			rm := mode.rm
-			gp := DefaultGenParams()
-			gp.BeyondFactor = mode.factor
 			for _, p := range policyNames {
 				var acc, suc, util float64
 				misses := 0
 				for seed := 1; seed <= seeds; seed++ {
-					var w *Workload
-					var err error
-					if fam == "rtmr-1" {
-						w, err = RTMRWorkload1(uint64(seed), rm, gp)
-					} else {
-						w, err = RTMRWorkload2(uint64(seed), rm, gp)
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
+					w := generated(t, fam, uint64(seed), rm, mode.factor)
 					if p == "dc" {
 						w = w.WithReducesAtMost(w.Cluster.ReduceSlots())
 					}

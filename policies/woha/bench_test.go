@@ -2,6 +2,7 @@ package woha
 
 import (
 	"fmt"
+	"github.com/coraopt/coraopt/workload/hadoop1"
 	"math/rand/v2"
 	"testing"
 
@@ -40,7 +41,7 @@ func BenchmarkAssignTask(b *testing.B) {
 
 func benchAssignTask(b *testing.B, n int, o Order, dt float64) {
 	const interval = 10.0 // mean seconds between requirement changes
-	s, err := NewScheduler(Options{Rule: HLF, Slots: 100, Order: o, Seed: 1})
+	s, err := NewScheduler(SchedulerConfig{Rule: HLF, Slots: 100, Order: o, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,9 +86,9 @@ func benchAssignTask(b *testing.B, n int, o Order, dt float64) {
 // caps, each step a GenerateReqs run, for generated workflows with more than 1,400 tasks
 // on the paper's 96-slot cluster.
 func BenchmarkSearchCap(b *testing.B) {
-	cfg := DefaultGenConfig()
+	cfg := hadoop1.DefaultWOHAConfig()
 	cfg.Workflows = 100
-	all, err := Generate(3, cfg)
+	all, err := hadoop1.GenerateWOHA(3, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -70,7 +70,7 @@
 // ("each of them gets a fair share", Fig. 2 a). The paper keeps one priority list; with
 // Hadoop-1's two pools we keep one per pool, each holding the workflows with a task
 // waiting for it, so Pick never walks past workflows that cannot use the slot and stays
-// O(log n). Four interchangeable orders (Options.Order) pick identically
+// O(log n). Four interchangeable orders (SchedulerConfig.Order) pick identically
 // (TestOrdersPickIdentically):
 //
 //   - OrderDSL, Algorithm 2: a ct list ordered by next requirement change and the
@@ -114,7 +114,9 @@
 //
 // # Workloads (§V-A)
 //
-// Generate draws seeded random layered DAGs with the Yahoo! task statistics of §V-A
-// (Figs. 5-6); Fig2 reconstructs the Fig. 2 example from its text; ThreeWorkflows builds
-// the three-workflow experiment of §VI-A on a reconstructed 33-job topology.
+// The workloads live in workload/hadoop1, which owns the Workflow type the planner
+// reads: GenerateWOHA draws seeded random layered DAGs with the Yahoo! task statistics
+// of §V-A (Figs. 5-6); Fig2 reconstructs the Fig. 2 example from its text;
+// ThreeWorkflows builds the three-workflow experiment of §VI-A on a reconstructed
+// 33-job topology.
 package woha

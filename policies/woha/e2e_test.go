@@ -1,13 +1,14 @@
 package woha
 
 import (
+	"github.com/coraopt/coraopt/workload/hadoop1"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 )
 
-func newPicker(t testing.TB, name string, opt Options) Picker {
+func newPicker(t testing.TB, name string, opt SchedulerConfig) Picker {
 	t.Helper()
 	var p Picker
 	var err error
@@ -28,7 +29,7 @@ func newPicker(t testing.TB, name string, opt Options) Picker {
 }
 
 func TestFig2ResourceCap(t *testing.T) {
-	ws := Fig2()
+	ws := hadoop1.Fig2()
 	rank := Ranks(&ws[0], HLF)
 	p6, _ := GenerateReqs(&ws[0], rank, 6)
 	if want := (Plan{Cap: 6, Makespan: 3, Steps: []Step{{3, 6}, {2, 3}, {1, 3}}}); !cmp.Equal(p6, want) {
@@ -44,13 +45,13 @@ func TestFig2ResourceCap(t *testing.T) {
 	// Cap 6, traced by hand: until t=6 all lags are 0 and the three workflows take turns
 	// on the map slots (a's maps end at 6 for all three); a's reduces of W1 and W2 run
 	// 6-8, their b maps 8-10. W3's reduces get the reduce slots at 8, its b at 10.
-	full := cluster.run(newPicker(t, "woha", Options{Rule: HLF, Slots: 6, FixedCap: 6}), ws)
+	full := cluster.run(newPicker(t, "woha", SchedulerConfig{Rule: HLF, Slots: 6, FixedCap: 6}), ws)
 	if diff := cmp.Diff([]float64{10, 10, 11}, full.completion); diff != "" {
 		t.Errorf("cap 6 completions (-want +got):\n%s", diff)
 	}
 	// Searched caps: W1 and W2 ask for 2 tasks per unit from t=2, take the map slots
 	// from W3, finish a's maps at 5, reduces at 7, b at 9.
-	capped := cluster.run(newPicker(t, "woha", Options{Rule: HLF, Slots: 6}), ws)
+	capped := cluster.run(newPicker(t, "woha", SchedulerConfig{Rule: HLF, Slots: 6}), ws)
 	if diff := cmp.Diff([]bool{true, true, true}, capped.met(ws)); diff != "" {
 		t.Errorf("searched caps: deadlines met (-want +got):\n%s (completions %v)", diff, capped.completion)
 	}
@@ -120,7 +121,7 @@ func TestEndToEndHandTraced(t *testing.T) {
 		for name, want := range tc.results {
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
 				c := toyCluster{t: t, slots: tc.slots, runtime: estimates(tc.ws)}
-				got := c.run(newPicker(t, name, Options{Rule: HLF, Slots: tc.slots[0] + tc.slots[1]}), tc.ws).completion
+				got := c.run(newPicker(t, name, SchedulerConfig{Rule: HLF, Slots: tc.slots[0] + tc.slots[1]}), tc.ws).completion
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Errorf("completions (-want +got):\n%s", diff)
 				}
@@ -130,10 +131,10 @@ func TestEndToEndHandTraced(t *testing.T) {
 	// The hand traces above say who misses; check the deadlines, not just the times.
 	ws := fifoCase()
 	c := toyCluster{t: t, slots: [2]int{2, 1}, runtime: estimates(ws)}
-	if m := c.run(newPicker(t, "fifo", Options{}), ws).met(ws); m[1] {
+	if m := c.run(newPicker(t, "fifo", SchedulerConfig{}), ws).met(ws); m[1] {
 		t.Error("FIFO meets W2's deadline in the FIFO case")
 	}
-	if m := c.run(newPicker(t, "woha", Options{Rule: HLF, Slots: 3}), ws).met(ws); !m[0] || !m[1] {
+	if m := c.run(newPicker(t, "woha", SchedulerConfig{Rule: HLF, Slots: 3}), ws).met(ws); !m[0] || !m[1] {
 		t.Errorf("WOHA misses in the FIFO case: %v", m)
 	}
 }
@@ -148,7 +149,7 @@ func TestPickersWorkConserving(t *testing.T) {
 				ws := rapidWorkload(rt, 8, 20)
 				slots := [2]int{rapid.IntRange(1, 5).Draw(rt, "maps"), rapid.IntRange(1, 3).Draw(rt, "reduces")}
 				rule := map[string]Rule{"woha-hlf": HLF, "woha-lpf": LPF, "woha-mpf": MPF}[name]
-				p := newPicker(t, name, Options{Rule: rule, Slots: slots[0] + slots[1]})
+				p := newPicker(t, name, SchedulerConfig{Rule: rule, Slots: slots[0] + slots[1]})
 				c := toyCluster{t: rt, slots: slots, runtime: estimates(ws)}
 				run := c.run(p, ws)
 				for i := range ws {
@@ -206,7 +207,7 @@ func TestBaselineOrder(t *testing.T) {
 func TestPickerRejectsBadEvents(t *testing.T) {
 	w := chainWorkflow(50)
 	for _, name := range []string{"fifo", "woha"} {
-		p := newPicker(t, name, Options{Rule: HLF, Slots: 4})
+		p := newPicker(t, name, SchedulerConfig{Rule: HLF, Slots: 4})
 		h, err := p.Submit(0, &w)
 		if err != nil {
 			t.Fatal(err)

@@ -4,6 +4,7 @@ package woha_test
 
 import (
 	"context"
+	"github.com/coraopt/coraopt/workload/hadoop1"
 	"slices"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func mipSolvers(t *testing.T) []solvers.Solver {
 // TestExactFig2MIP: Fig. 2's optimum is all three workflows, and the schedule the MIP
 // returns passes CheckExact (SolveExact checks it).
 func TestExactFig2MIP(t *testing.T) {
-	in, err := woha.ExactInstanceOf(woha.Fig2(), 3, 3, 1)
+	in, err := woha.ExactInstanceOf(hadoop1.Fig2(), 3, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

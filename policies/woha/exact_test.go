@@ -195,14 +195,14 @@ func TestExactCheckerRejects(t *testing.T) {
 // TestExactFig2Relaxation: Fig. 2's LP relaxation is 3 (all three can meet their
 // deadlines, as the searched caps show), and the model rejects non-integral times.
 func TestExactFig2Relaxation(t *testing.T) {
-	in, err := woha.ExactInstanceOf(woha.Fig2(), 3, 3, 1)
+	in, err := woha.ExactInstanceOf(hadoop1.Fig2(), 3, 3, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if b := lpBound(t, in); math.Abs(b-3) > 1e-6 {
 		t.Fatalf("LP relaxation %g, want 3", b)
 	}
-	ws := woha.Fig2()
+	ws := hadoop1.Fig2()
 	ws[0].Jobs[0].MapTime = 1.5
 	if _, err := woha.ExactInstanceOf(ws, 3, 3, 1); err == nil {
 		t.Fatal("a map time of 1.5 units was accepted")

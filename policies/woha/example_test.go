@@ -2,6 +2,7 @@ package woha_test
 
 import (
 	"fmt"
+	"github.com/coraopt/coraopt/workload/hadoop1"
 
 	"github.com/coraopt/coraopt/policies/woha"
 )
@@ -10,8 +11,8 @@ import (
 // prerequisites finish, and asks for a job whenever a slot frees; a policy whose Pick
 // also starts the task calls AssignTask, which is Pick followed by TaskStarted.
 func ExampleScheduler() {
-	ws := woha.Fig2() // three workflows, D = 9, 9, 50; 3 map + 3 reduce slots
-	s, err := woha.NewScheduler(woha.Options{Rule: woha.HLF, Slots: 6})
+	ws := hadoop1.Fig2() // three workflows, D = 9, 9, 50; 3 map + 3 reduce slots
+	s, err := woha.NewScheduler(woha.SchedulerConfig{Rule: woha.HLF, Slots: 6})
 	if err != nil {
 		panic(err)
 	}

@@ -438,7 +438,7 @@ func TestValidateGuardsEverything(t *testing.T) {
 			}
 		}
 		c := toyCluster{t: rt, slots: [2]int{2, 1}, runtime: estimates(ws)}
-		c.run(newPicker(t, "woha", Options{Rule: LPF, Slots: 3}), ws)
+		c.run(newPicker(t, "woha", SchedulerConfig{Rule: LPF, Slots: 3}), ws)
 	})
 	if valid == 0 {
 		t.Error("no drawn workload was valid: the test exercised only Validate")

@@ -45,26 +45,44 @@ type wfRef struct {
 	submitted bool
 }
 
-// NewPolicy returns the progress-based scheduler under rule r as a simulator policy
-// named woha-hlf, woha-lpf or woha-mpf.
-func NewPolicy(r Rule) *Policy {
-	return &Policy{name: "woha-" + r.String(), newP: func(slots int) (Picker, error) {
-		return NewScheduler(Options{Rule: r, Slots: slots})
-	}}
+// Config configures the progress-based scheduler as a simulator policy; the zero value
+// is WOHA under HLF (§V-C) with the searched resource cap (§IV-A).
+type Config struct {
+	Rule Rule // intra-workflow job priority (§V-C)
+	// FixedCap, when > 0, plans every workflow on FixedCap slots instead of the
+	// searched cap (Fig. 2 a plans on the whole cluster).
+	FixedCap int
 }
 
-// NewPolicyFixedCap is NewPolicy with every plan made on cap slots instead of the
-// searched cap (Fig. 2 a plans on the whole cluster).
-func NewPolicyFixedCap(r Rule, cap int) *Policy {
-	return &Policy{name: fmt.Sprintf("woha-%s-cap%d", r, cap), newP: func(slots int) (Picker, error) {
-		return NewScheduler(Options{Rule: r, Slots: slots, FixedCap: cap})
-	}}
+// New returns the progress-based scheduler (woha.txt §IV-B) as the simulator policy
+// woha-hlf, woha-lpf or woha-mpf (woha-<rule>-cap<N> with a FixedCap); an unknown rule
+// or a negative cap is an error.
+func New(cfg Config) (*Policy, error) {
+	switch cfg.Rule {
+	case HLF, LPF, MPF:
+	default:
+		return nil, fmt.Errorf("woha: unknown rule %v", cfg.Rule)
+	}
+	if cfg.FixedCap < 0 {
+		return nil, fmt.Errorf("woha: fixed cap must be >= 0, got %d", cfg.FixedCap)
+	}
+	name := "woha-" + cfg.Rule.String()
+	if cfg.FixedCap > 0 {
+		name += fmt.Sprintf("-cap%d", cfg.FixedCap)
+	}
+	return &Policy{name: name, newP: func(slots int) (Picker, error) {
+		return NewScheduler(SchedulerConfig{Rule: cfg.Rule, Slots: slots, FixedCap: cfg.FixedCap})
+	}}, nil
 }
 
-// NewBaselinePolicy returns a §V-B baseline as a simulator policy named oozie-fifo,
-// oozie-fair or oozie-edf.
-func NewBaselinePolicy(k BaselineKind) *Policy {
-	return &Policy{name: "oozie-" + k.String(), newP: func(int) (Picker, error) { return NewBaseline(k) }}
+// NewOozie returns a §V-B baseline — Oozie submitting each job when its prerequisites
+// finish, under Hadoop's FIFO, Fair or EDF job scheduler — as the simulator policy
+// oozie-fifo, oozie-fair or oozie-edf; an unknown kind is an error.
+func NewOozie(kind BaselineKind) (*Policy, error) {
+	if _, err := NewBaseline(kind); err != nil {
+		return nil, err
+	}
+	return &Policy{name: "oozie-" + kind.String(), newP: func(int) (Picker, error) { return NewBaseline(kind) }}, nil
 }
 
 // Name is the policy's name as --policies spells it.

@@ -18,6 +18,35 @@ import (
 )
 
 // run simulates w under p with every invariant checked and fails on a policy error.
+// mustPolicy is woha.New for a configuration the test knows to be valid.
+func mustPolicy(t *testing.T, cfg woha.Config) *woha.Policy {
+	t.Helper()
+	p, err := woha.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestNewRejectsBadConfig: an unknown rule, a negative cap or an unknown baseline kind
+// is New's (NewOozie's) error; the zero Config is woha-hlf.
+func TestNewRejectsBadConfig(t *testing.T) {
+	for _, cfg := range []woha.Config{{Rule: 7}, {FixedCap: -1}} {
+		if _, err := woha.New(cfg); err == nil {
+			t.Errorf("%+v: no error", cfg)
+		}
+	}
+	if _, err := woha.NewOozie(7); err == nil {
+		t.Error("baseline kind 7: no error")
+	}
+	if p := mustPolicy(t, woha.Config{}); p.Name() != "woha-hlf" {
+		t.Errorf("zero Config: %s", p.Name())
+	}
+	if p := mustPolicy(t, woha.Config{Rule: woha.MPF, FixedCap: 6}); p.Name() != "woha-mpf-cap6" {
+		t.Errorf("MPF, cap 6: %s", p.Name())
+	}
+}
+
 func run(t *testing.T, w *workload.Workload, p policies.Policy, seed uint64) *sim.Metrics {
 	t.Helper()
 	r, err := sim.Run(context.Background(), w, p, sim.Options{Seed: seed, Record: true})
@@ -55,7 +84,7 @@ func TestFig2ThroughTheSimulator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full := run(t, w, woha.NewPolicyFixedCap(woha.HLF, 6), 1)
+	full := run(t, w, mustPolicy(t, woha.Config{Rule: woha.HLF, FixedCap: 6}), 1)
 	if diff := cmp.Diff([]float64{10, 10, 11}, completions(full)); diff != "" {
 		t.Errorf("cap 6 completions (-toy driver +simulator):\n%s", diff)
 	}
@@ -108,7 +137,7 @@ func TestThreeWorkflowsThroughTheSimulator(t *testing.T) {
 		vs = append(vs, variant{n, func() policies.Policy { p, _ := all.New(n); return p }})
 	}
 	for _, r := range []woha.Rule{woha.HLF, woha.LPF, woha.MPF} {
-		vs = append(vs, variant{"woha-" + r.String() + "-cap96", func() policies.Policy { return woha.NewPolicyFixedCap(r, 96) }})
+		vs = append(vs, variant{"woha-" + r.String() + "-cap96", func() policies.Policy { return mustPolicy(t, woha.Config{Rule: r, FixedCap: 96}) }})
 	}
 	met := map[string]int{}
 	tardiness := map[string]float64{}
@@ -197,7 +226,7 @@ func TestPolicyErrors(t *testing.T) {
 		{"unknown pool", mk(10, fixed, nil, "gpu"), "only pools map and reduce"},
 		{"fine", mk(10, nil, &workload.Estimates{MapTime: 2}, "map"), ""},
 	} {
-		p := woha.NewPolicy(woha.HLF)
+		p := mustPolicy(t, woha.Config{})
 		if _, err := sim.Run(context.Background(), tc.w, p, sim.Options{}); err != nil && tc.want == "" {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -264,7 +293,7 @@ func TestPlanVersusPools(t *testing.T) {
 	line := ""
 	worse := 0
 	for seed := uint64(1); seed <= seeds; seed++ {
-		ws := woha.ThreeWorkflows(seed)
+		ws := hadoop1.ThreeWorkflows(seed)
 		w0 := ws[0]
 		w0.Deadline = 1e9 // alone and unhurried: the plan at cap 96 is the whole cluster's
 		plan, err := woha.GenerateReqs(&w0, woha.Ranks(&w0, woha.HLF), 96)
@@ -275,7 +304,7 @@ func TestPlanVersusPools(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := run(t, alone, woha.NewPolicyFixedCap(woha.HLF, 96), seed)
+		m := run(t, alone, mustPolicy(t, woha.Config{Rule: woha.HLF, FixedCap: 96}), seed)
 		real := *m.Workflows[0].Workspan
 		path := 0.0
 		finish := map[string]float64{}

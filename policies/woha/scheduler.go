@@ -71,8 +71,8 @@ func (o Order) String() string {
 	return fmt.Sprintf("Order(%d)", int(o))
 }
 
-// Options configure the progress-based scheduler.
-type Options struct {
+// SchedulerConfig configures the progress-based scheduler.
+type SchedulerConfig struct {
 	Rule  Rule  // intra-workflow job priority (§V-C)
 	Slots int   // the cluster's slots n the plan generator is told about (§IV-A)
 	Order Order // how workflows are kept in order; all three pick the same
@@ -86,7 +86,7 @@ type Options struct {
 // workflow with the largest lag F(ttd) − ρ among those with a task waiting for that
 // pool, and within it to the most urgent ready job under the workflow's job ranks.
 type Scheduler struct {
-	opt   Options
+	cfg   SchedulerConfig
 	wfs   []*wfState // by handle; nil once finished
 	ct    orderedSet
 	pri   [2]orderedSet
@@ -123,53 +123,53 @@ type jobState struct {
 }
 
 // NewScheduler returns an empty progress-based scheduler.
-func NewScheduler(opt Options) (*Scheduler, error) {
-	if opt.Slots < 1 && opt.FixedCap < 1 {
-		return nil, fmt.Errorf("woha: Options.Slots must be >= 1, got %d", opt.Slots)
+func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
+	if cfg.Slots < 1 && cfg.FixedCap < 1 {
+		return nil, fmt.Errorf("woha: SchedulerConfig.Slots must be >= 1, got %d", cfg.Slots)
 	}
-	switch opt.Rule {
+	switch cfg.Rule {
 	case HLF, LPF, MPF:
 	default:
-		return nil, fmt.Errorf("woha: unknown rule %v", opt.Rule)
+		return nil, fmt.Errorf("woha: unknown rule %v", cfg.Rule)
 	}
-	s := &Scheduler{opt: opt}
-	switch opt.Order {
+	s := &Scheduler{cfg: cfg}
+	switch cfg.Order {
 	case OrderDSL:
 		s.ct = newDetSkipList(listCT)
 		s.pri[MapPool] = newDetSkipList(listPriMap)
 		s.pri[ReducePool] = newDetSkipList(listPriReduce)
 	case OrderRandomDSL:
-		s.ct = newSkipList(listCT, opt.Seed^0x9e3779b97f4a7c15)
-		s.pri[MapPool] = newSkipList(listPriMap, opt.Seed^0xbf58476d1ce4e5b9)
-		s.pri[ReducePool] = newSkipList(listPriReduce, opt.Seed^0x94d049bb133111eb)
+		s.ct = newSkipList(listCT, cfg.Seed^0x9e3779b97f4a7c15)
+		s.pri[MapPool] = newSkipList(listPriMap, cfg.Seed^0xbf58476d1ce4e5b9)
+		s.pri[ReducePool] = newSkipList(listPriReduce, cfg.Seed^0x94d049bb133111eb)
 	case OrderHeap:
 		s.ct = newHeapSet(listCT)
 		s.pri[MapPool] = newHeapSet(listPriMap)
 		s.pri[ReducePool] = newHeapSet(listPriReduce)
 	case OrderNaive:
 	default:
-		return nil, fmt.Errorf("woha: unknown order %v", opt.Order)
+		return nil, fmt.Errorf("woha: unknown order %v", cfg.Order)
 	}
 	return s, nil
 }
 
-// Submit validates w, ranks its jobs under Options.Rule and plans it: GenerateReqs on
-// Options.FixedCap slots, or on the cap SearchCap finds within Options.Slots. The
+// Submit validates w, ranks its jobs under SchedulerConfig.Rule and plans it: GenerateReqs on
+// SchedulerConfig.FixedCap slots, or on the cap SearchCap finds within SchedulerConfig.Slots. The
 // deadline is t + w.Deadline (t is the submission time S_i). The scheduler keeps w: it
 // must not change until the workflow has finished.
 func (s *Scheduler) Submit(t float64, w *Workflow) (int, error) {
 	if err := Validate([]Workflow{*w}); err != nil {
 		return -1, err
 	}
-	rank := Ranks(w, s.opt.Rule)
+	rank := Ranks(w, s.cfg.Rule)
 	var plan Plan
 	met := true
 	var err error
-	if s.opt.FixedCap > 0 {
-		plan, err = GenerateReqs(w, rank, s.opt.FixedCap)
+	if s.cfg.FixedCap > 0 {
+		plan, err = GenerateReqs(w, rank, s.cfg.FixedCap)
 		met = plan.Makespan <= w.Deadline
 	} else {
-		plan, met, err = SearchCap(w, rank, s.opt.Slots)
+		plan, met, err = SearchCap(w, rank, s.cfg.Slots)
 	}
 	if err != nil {
 		return -1, err

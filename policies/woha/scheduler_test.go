@@ -66,7 +66,7 @@ func (l lockstep) Pick(t float64, pool Pool) (Choice, bool) {
 func newOrders(rt *rapid.T, rule Rule, slots, fixed int) []Picker {
 	var ps []Picker
 	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL, OrderRandomDSL} {
-		s, err := NewScheduler(Options{Rule: rule, Slots: slots, Order: o, FixedCap: fixed,
+		s, err := NewScheduler(SchedulerConfig{Rule: rule, Slots: slots, Order: o, FixedCap: fixed,
 			Seed: rapid.Uint64().Draw(rt, "seed")})
 		if err != nil {
 			rt.Fatal(err)
@@ -201,7 +201,7 @@ func TestSchedulerPicksByLagThenRank(t *testing.T) {
 	}}
 	other := Workflow{ID: "o", Deadline: 100, Jobs: []Job{{ID: "x", Maps: 5, MapTime: 1}}}
 	for _, o := range []Order{OrderNaive, OrderHeap, OrderDSL, OrderRandomDSL} {
-		s, err := NewScheduler(Options{Rule: HLF, Slots: 4, Order: o})
+		s, err := NewScheduler(SchedulerConfig{Rule: HLF, Slots: 4, Order: o})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,41 +5,19 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/coraopt/coraopt/workload/hadoop1"
 )
 
-// Job is one wjob J_i^j of woha.txt §II: m_i^j map tasks and r_i^j reduce tasks whose
-// estimated per-task durations M_i^j and R_i^j (§IV-A) drive the plan. After names the
+// Job is one wjob J_i^j of woha.txt §II (hadoop1.WorkflowJob): m_i^j map tasks and
+// r_i^j reduce tasks with estimated per-task durations M_i^j and R_i^j (§IV-A), and the
 // prerequisite set P_i^j by job ID within the same workflow.
-type Job struct {
-	ID         string
-	Maps       int
-	Reduces    int
-	MapTime    float64 // estimated seconds per map task (M_i^j)
-	ReduceTime float64 // estimated seconds per reduce task (R_i^j)
-	After      []string
-}
+type Job = hadoop1.WorkflowJob
 
-// Workflow is W_i = {J_i, P_i, S_i, D_i} of woha.txt §II. Arrival is the submission time
-// S_i and Deadline the relative deadline D_i − S_i (§V-A states deadlines this way), both
-// in seconds.
-type Workflow struct {
-	ID       string
-	Arrival  float64
-	Deadline float64
-	Jobs     []Job
-}
-
-// AbsDeadline is D_i.
-func (w *Workflow) AbsDeadline() float64 { return w.Arrival + w.Deadline }
-
-// Tasks is Σ_j (m_i^j + r_i^j).
-func (w *Workflow) Tasks() int {
-	n := 0
-	for _, j := range w.Jobs {
-		n += j.Maps + j.Reduces
-	}
-	return n
-}
+// Workflow is W_i = {J_i, P_i, S_i, D_i} of woha.txt §II (hadoop1.Workflow): the
+// workload package that generates WOHA's workflows owns the type, and the planner reads
+// it.
+type Workflow = hadoop1.Workflow
 
 // FieldError is one problem with one field, named by its path from the workload root.
 type FieldError struct {

@@ -6,8 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/coraopt/coraopt/policies/rtmr"
-	"github.com/coraopt/coraopt/policies/woha"
 	"github.com/coraopt/coraopt/workload"
 )
 
@@ -50,7 +48,7 @@ func TestFamiliesRoundTrip(t *testing.T) {
 // TestFromWOHAKeepsTheWorkflows checks the conversion against its source: one job per
 // WOHA job with the same tasks, estimates, prerequisites, submission and deadline.
 func TestFromWOHAKeepsTheWorkflows(t *testing.T) {
-	ws := woha.ThreeWorkflows(1)
+	ws := ThreeWorkflows(1)
 	w, err := WOHAFamily("woha-3wf", 0, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -78,34 +76,5 @@ func TestFromWOHAKeepsTheWorkflows(t *testing.T) {
 	}
 	if k != len(w.Jobs) || len(w.Cluster.Pools) != 2 || w.Cluster.Pools[0].Slots != 64 || w.Cluster.Pools[1].Slots != 32 {
 		t.Fatalf("%d jobs, pools %+v", len(w.Jobs), w.Cluster.Pools)
-	}
-}
-
-// TestFromRTMRKeepsTheJobs checks inputs, true times, estimates and workers.
-func TestFromRTMRKeepsTheJobs(t *testing.T) {
-	rw, err := rtmr.Generate("rtmr-2", 4, rtmr.Within)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := FromRTMR(rw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(w.Cluster.Workers) != len(rw.Cluster.Workers) || len(w.Jobs) != len(rw.Jobs) {
-		t.Fatal("sizes")
-	}
-	for i, rj := range rw.Jobs {
-		j := w.Jobs[i]
-		if j.ID != rj.ID || j.Arrival != rj.Arrival || j.Deadline != rj.Deadline || *j.Estimates != (workload.Estimates{Eta: rj.Est.Eta, CmMax: rj.Est.CmMax, CrMax: rj.Est.CrMax}) {
-			t.Fatalf("job %d: %+v", i, j)
-		}
-		for k := range rj.M() {
-			if j.Stages[0].TaskData[k] != rj.MapSizes[k] || j.Stages[0].TaskRuntimes[k] != rw.TaskRuntime(i, rtmr.Map, k, 1) {
-				t.Fatalf("job %d map %d", i, k)
-			}
-		}
-	}
-	if _, err := RTMRFamily("rtmr-1", 1, "sometimes"); err == nil {
-		t.Fatal("a bad runtime model was accepted")
 	}
 }
