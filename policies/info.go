@@ -45,6 +45,23 @@ func JobInfos(w *workload.Workload) []JobInfo {
 	return infos
 }
 
+// Workers lists w's machines as the engine indexes them (Slot.Worker, View.Workers): a
+// workload worker with Count n is n entries, each with its slots per pool (indexed like
+// w.Cluster.Pools; the n entries share one slice) and its speed.
+func Workers(w *workload.Workload) []Worker {
+	var out []Worker
+	for _, wk := range w.Cluster.Workers {
+		slots := make([]int, len(w.Cluster.Pools))
+		for name, s := range wk.Slots {
+			slots[w.Cluster.PoolIndex(name)] = s
+		}
+		for range wk.Count {
+			out = append(out, Worker{Slots: slots, Speed: wk.Speed})
+		}
+	}
+	return out
+}
+
 // RankOrder lists w's job indices in (arrival, id) order: JobInfo.Rank's order, in
 // which jobs arrive at the engine.
 func RankOrder(w *workload.Workload) []int {

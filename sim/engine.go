@@ -240,23 +240,17 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 		e.capNow[k] = pool.Slots
 		e.capHist[k] = []policies.CapacityPoint{{Time: 0, Slots: pool.Slots}}
 	}
-	for _, wk := range w.Cluster.Workers {
-		slots := make([]int, np)
-		for name, s := range wk.Slots {
-			slots[w.Cluster.PoolIndex(name)] = s
-		}
-		for range wk.Count {
-			e.workers = append(e.workers, policies.Worker{Slots: slots, Speed: wk.Speed})
-			e.workerBusy = append(e.workerBusy, make([]int, np))
-			if opt.Record {
-				free := make([][]int, np)
-				for k, s := range slots {
-					for id := s - 1; id >= 0; id-- {
-						free[k] = append(free[k], id)
-					}
+	e.workers = policies.Workers(w)
+	for _, wk := range e.workers {
+		e.workerBusy = append(e.workerBusy, make([]int, np))
+		if opt.Record {
+			free := make([][]int, np)
+			for k, s := range wk.Slots {
+				for id := s - 1; id >= 0; id-- {
+					free[k] = append(free[k], id)
 				}
-				e.freeSlots = append(e.freeSlots, free)
 			}
+			e.freeSlots = append(e.freeSlots, free)
 		}
 	}
 	order := policies.RankOrder(w)

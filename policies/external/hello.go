@@ -10,24 +10,16 @@ import (
 	"github.com/coraopt/coraopt/workload"
 )
 
-// describe is w as the hello message describes it: the pools, every worker (a
-// workload worker with Count n is n of them, indexed as the engine indexes them) and
-// the jobs as policies.JobInfos gives them. The capacity trace and true runtimes are
+// describe is w as the hello message describes it: the pools, every worker as the
+// engine indexes them (policies.Workers) and the jobs as policies.JobInfos gives them. The capacity trace and true runtimes are
 // left out: a policy learns capacity steps as events, runtimes as tasks finish.
 func describe(w *workload.Workload, infos []policies.JobInfo) (*protocol.Workload, error) {
-	np := len(w.Cluster.Pools)
 	d := &protocol.Workload{Name: w.Name, TimeUnit: w.TimeUnit, Jobs: make([]protocol.Job, len(infos))}
 	for _, p := range w.Cluster.Pools {
 		d.Pools = append(d.Pools, protocol.Pool{Name: p.Name, Slots: p.Slots})
 	}
-	for _, wk := range w.Cluster.Workers {
-		slots := make([]int, np)
-		for name, s := range wk.Slots {
-			slots[w.Cluster.PoolIndex(name)] = s
-		}
-		for range wk.Count {
-			d.Workers = append(d.Workers, protocol.Worker{Slots: slots, Speed: wk.Speed})
-		}
+	for _, wk := range policies.Workers(w) {
+		d.Workers = append(d.Workers, protocol.Worker{Slots: wk.Slots, Speed: wk.Speed})
 	}
 	for i := range infos {
 		info := &infos[i]

@@ -17,16 +17,17 @@ type policy struct{ s *Session }
 
 func (p *policy) Name() string { return p.s.cmd.Name }
 
-// StartRound sends a round and takes its decision. An instant with no free slot in
-// any pool and no tick has nothing to decide: no round is sent, and its events go
-// with the next message.
+// StartRound sends a round and takes its decision. An instant where no active job can
+// start a task on a free slot, and no tick fell, has nothing to decide — whatever the
+// program answered, no task would start: no round is sent, and its events go with the
+// next message.
 func (p *policy) StartRound(_ context.Context, v policies.View) {
 	s := p.s
 	s.assign, s.useCA = s.assign[:0], false
 	if s.failed != nil || s.refused != nil {
 		return
 	}
-	if !s.ticked && !anyFree(v) {
+	if !s.ticked && !anyUsable(v) {
 		return
 	}
 	s.ticked = false
@@ -48,10 +49,16 @@ func (p *policy) StartRound(_ context.Context, v policies.View) {
 	s.apply(v, d)
 }
 
-func anyFree(v policies.View) bool {
+// anyUsable reports whether some pool has a free slot that some active job can use.
+func anyUsable(v policies.View) bool {
 	for p := range v.Pools() {
-		if free(v, p) > 0 {
-			return true
+		if free(v, p) == 0 {
+			continue
+		}
+		for _, j := range v.Active() {
+			if v.Runnable(j, p) {
+				return true
+			}
 		}
 	}
 	return false
