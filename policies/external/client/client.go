@@ -110,6 +110,9 @@ func (s *State) Runnable(pool int) []int {
 	return out
 }
 
+// FreeSlots is how many slots of pool the engine offers this round.
+func (s *State) FreeSlots(pool int) int { return s.Free[pool] }
+
 // Target is the time job j aims at (its deadline, else the time its utility names),
 // +Inf when none.
 func (s *State) Target(j int) float64 {
