@@ -69,6 +69,7 @@ func TestGoClientReproducesBuiltins(t *testing.T) {
 	for fam, w := range families(t) {
 		for _, name := range []string{"fifo", "edf"} {
 			t.Run(fam+"/"+name, func(t *testing.T) {
+				t.Parallel() // each run mostly waits for the other process
 				builtin, _ := all.New(name)
 				want, err := sim.Measure(context.Background(), w, builtin, 7, true)
 				if err != nil {

@@ -46,6 +46,7 @@ func TestPythonEDFReproducesBuiltin(t *testing.T) { pythonReproduces(t, "edf") }
 func pythonReproduces(t *testing.T, name string) {
 	for fam, w := range families(t) {
 		t.Run(fam, func(t *testing.T) {
+			t.Parallel() // each run mostly waits for the other process
 			builtin, _ := all.New(name)
 			want, err := sim.Measure(context.Background(), w, builtin, 11, false)
 			if err != nil {
