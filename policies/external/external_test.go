@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"syscall"
 	"testing"
@@ -163,6 +164,35 @@ func TestMisbehaviour(t *testing.T) {
 				t.Errorf("the program's stderr was not passed on prefixed: %q", stderr.String())
 			}
 		})
+	}
+}
+
+// A decision of targets steers the container-assignment unit: with targets 1, 3, 1 and
+// two free slots at time 0, job 1 (gap 3, then 2) takes both; later slots go by gap.
+func TestTargets(t *testing.T) {
+	w := tiny(t)
+	var res *sim.Result
+	err := With(context.Background(), self(t, "targets", "targets"), w, Options{}, func(p policies.Policy) error {
+		var err error
+		res, err = sim.Run(context.Background(), w, p, sim.Options{Seed: 1, Record: true})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []int
+	for _, pl := range res.Placements {
+		if pl.Start == 0 {
+			first = append(first, pl.Job)
+		}
+	}
+	if len(first) != 2 || first[0] != 1 || first[1] != 1 {
+		t.Errorf("jobs started at 0: %v, want [1 1]", first)
+	}
+	for j := range res.Jobs {
+		if math.IsNaN(res.Jobs[j].Completion) {
+			t.Errorf("job %d never completed", j)
+		}
 	}
 }
 

@@ -127,6 +127,10 @@ func misbehave(mode string) int {
 			say(`{"type":"bye"}`)
 			continue
 		}
+		if mode == "targets" {
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"targets":[{"job":0,"pool":0,"target":1},{"job":1,"pool":0,"target":3},{"job":2,"pool":0,"target":1}]}`, m.Round))
+			continue
+		}
 		if m.Round < 2 {
 			say(fmt.Sprintf(`{"type":"decision","round":%d,"assign":[{"job":0,"pool":0,"count":1}]}`, m.Round))
 			continue
