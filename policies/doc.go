@@ -1,5 +1,5 @@
 // Package policies is the contract between the simulator (package sim) and the
-// scheduling policies it runs (docs/design.md, "The simulator contract"): the Policy
+// scheduling policies it runs (docs/design.md, "The simulator–policy contract"): the Policy
 // interface, its optional hooks (named interfaces, resolved once per run by
 // HooksOf), the read-only View a policy decides from, and the container assignment
 // unit of rush.txt §IV that every target-based policy shares. One subpackage per
@@ -54,11 +54,14 @@
 //	policy           hooks
 //	cora             Rounder Observer FallbackCounter Counter
 //	cora-final       Rounder Observer FallbackCounter Counter
+//	cora-paper       Rounder Observer FallbackCounter Counter
 //	dc               Observer Admitter Refuser
 //	edf              Rounder
 //	edf-n            Rounder
+//	edf-serial       Rounder
 //	fair             -
 //	fifo             -
+//	fifo-serial      Rounder
 //	oozie-edf        Rounder Observer Refuser
 //	oozie-fair       Rounder Observer Refuser
 //	oozie-fifo       Rounder Observer Refuser
@@ -71,6 +74,7 @@
 //	rtmr-nofeedback  Observer Admitter Refuser
 //	rush             Rounder Observer FallbackCounter Counter
 //	rush-alg3        Rounder Observer FallbackCounter Counter
+//	rush-paper       Rounder Observer FallbackCounter Counter
 //	woha-hlf         Rounder Observer Refuser
 //	woha-lpf         Rounder Observer Refuser
 //	woha-mpf         Rounder Observer Refuser
@@ -80,6 +84,9 @@
 //   - fifo, fair, edf (EDF-P), edf-n, rrh — Pick per free slot and, for edf, edf-n and
 //     rrh, StartRound to rank the active jobs once per decision instant
 //     (policies/fifo, fair, edf, rrh).
+//   - fifo-serial, edf-serial — rush.txt §V-B's baselines, one job at a time: StartRound
+//     names the head (the first ready job by arrival, or by deadline) and Serial's Pick
+//     gives it the slots it can use while no other job holds one (policies/fifo, edf).
 //   - cora, cora-final, rush, rush-alg3 — StartRound: at each decision instant compute
 //     target containers per job (cora: exact CORA or the FINAL LP over the active
 //     jobs' remaining work; rush: WCDE on the completed-task runtimes, then onion

@@ -10,7 +10,7 @@
 //
 // # Utilities
 //
-// The utility families and their exact formulas (DESIGN.md "The instance file"):
+// The utility families and their exact formulas (docs/instance.md):
 //
 //	sigmoid   p / (1 + e^{μ(t−d)})                 cora.txt eq. (11)
 //	linear    max(β(B−t) + W, 0); hard: 0 for t > B rush.txt §IV, cora.txt §III-D3

@@ -13,7 +13,7 @@ import (
 
 // BenchmarkSimulate replays a generated cora workload (cora.txt §III-C shapes: about
 // 100 tasks per job, 40 containers) under FIFO and reports events per second — the
-// DESIGN.md target is ≥ 1,000,000 on one core for the 100,000-job trace.
+// docs/design.md target is ≥ 1,000,000 on one core for the 100,000-job trace.
 func BenchmarkSimulate(b *testing.B) {
 	for _, n := range []int{1_000, 100_000} {
 		w, err := workload.CORAWorkload(n, 1)

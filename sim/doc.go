@@ -1,5 +1,5 @@
-// Package sim is coraopt's deterministic discrete-event cluster simulator (DESIGN.md,
-// "Simulator"): it replays a workload (package workload) under a scheduling policy
+// Package sim is coraopt's deterministic discrete-event cluster simulator (docs/design.md,
+// "Data flow"): it replays a workload (package workload) under a scheduling policy
 // (package policies), measures the run (Metrics) and scores it against a proven
 // offline bound (Bound).
 //

@@ -1,5 +1,5 @@
 // Package solve is coraopt's one pipeline from an instance to a verified-ready answer:
-// "solve this instance with this formulation and method" (DESIGN.md "Data flow").
+// "solve this instance with this formulation and method" (docs/design.md "Data flow").
 //
 // A Registry maps formulation names (tas, rs, cora, cora-final, cora-linearized, rds)
 // to their methods, the problem classes each method needs a backend for (LP, MIP, QP),

@@ -25,7 +25,7 @@ func TestStatusStringsRoundTrip(t *testing.T) {
 	}
 	for st, s := range want {
 		if got := st.String(); got != s {
-			t.Errorf("Status(%d).String() = %q, want %q (DESIGN.md's JSON strings)", int(st), got, s)
+			t.Errorf("Status(%d).String() = %q, want %q (docs/design.md's JSON strings)", int(st), got, s)
 		}
 		back, err := solvers.ParseStatus(s)
 		if err != nil || back != st {

@@ -1,4 +1,4 @@
-// Package sweep owns coraopt's sweeps (DESIGN.md, "Simulator", replications and
+// Package sweep owns coraopt's sweeps (docs/design.md, "Data flow", replications and
 // sweeps): a grid of workloads × policies (with parameters) × seeds read from a sweep
 // file, run cell by cell on a worker pool, sharded by cell index for job arrays (Slurm,
 // Kubernetes Indexed Jobs), written as JSON Lines that resume after a kill, and merged

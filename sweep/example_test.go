@@ -41,6 +41,6 @@ func Example() {
 	// cell 2: cora:jobs=10:seed=1, edf, seed 1
 	// cell 3: cora:jobs=10:seed=1, edf, seed 2
 	// shard 1/2: [1 3]
-	// fifo: 2 seeds, deadlines met 7.0
-	// edf: 2 seeds, deadlines met 8.0
+	// fifo: 2 seeds, deadlines met 10.0
+	// edf: 2 seeds, deadlines met 10.0
 }

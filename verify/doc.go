@@ -1,6 +1,6 @@
 // Package verify proves coraopt's answers right, or reports where they are not: it
 // recomputes certificates from the answers alone and cross-checks independent methods,
-// and never trusts a backend's reported status (DESIGN.md "verify").
+// and never trusts a backend's reported status (docs/design.md "Data flow").
 //
 // A Report is a list of named Checks; each passed, failed, was skipped (with the
 // reason; a skipped check never counts as a pass) or is informational, and carries its

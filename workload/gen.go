@@ -41,9 +41,93 @@ const CORAMeanInterarrival = 130
 // papers' decay rates (μ up to 6 per unit) describe drops over minutes, not seconds.
 const GenTimeUnit = 60
 
-func standalone(t Template, slots int) float64 {
-	waves := func(n int) float64 { return math.Ceil(float64(n) / float64(slots)) }
-	return waves(t.Maps)*t.MapMean + waves(t.Reduces)*t.ReduceMean
+// StandaloneMode is how the cora and rush families find a job's standalone runtime —
+// the "benchmarked running time" their deadlines and budgets are multiples of.
+type StandaloneMode int
+
+const (
+	// StandaloneMeasured runs the job alone on the empty cluster (StandaloneRuntime)
+	// with the true runtimes of the generator's seed, as the papers benchmarked theirs.
+	StandaloneMeasured StandaloneMode = iota
+	// StandaloneWaves is waves × mean task time, ⌈maps/slots⌉·map mean +
+	// ⌈reduces/slots⌉·reduce mean, with the mean work for the active-job count: what
+	// the families used before issue 28. It ignores stragglers, so the true standalone
+	// runtime is longer (a budget ratio of 1 is then missed by every job even alone).
+	StandaloneWaves
+)
+
+// GenOptions are the cora and rush families' choices beyond size and seed. The zero
+// value is the papers' setup as we read it: exact PaperCORAMix counts, measured
+// standalone runtimes. DrawClasses with StandaloneWaves writes the files of before
+// issue 28 again, byte for byte.
+type GenOptions struct {
+	// Mix gives exactly Mix.Counts(n) jobs per class in a seeded order; zero:
+	// PaperCORAMix.
+	Mix CORAMix
+	// DrawClasses draws each job's class with PaperCORAMix's probabilities instead
+	// (Mix must then be zero): about, not exactly, 20/60/20.
+	DrawClasses bool
+	Standalone  StandaloneMode
+}
+
+func (o GenOptions) check() (CORAMix, error) {
+	if o.Mix == (CORAMix{}) {
+		return PaperCORAMix, nil
+	}
+	if o.DrawClasses {
+		return o.Mix, fmt.Errorf("a class mix gives exact counts; drawing each job's class takes none")
+	}
+	return o.Mix, o.Mix.Validate()
+}
+
+// classPlan is each job's class (0 critical, 1 sensitive, 2 insensitive) with exactly
+// mix.Counts(n) per class, in an order shuffled by a PCG stream of its own (word
+// `stream`), or nil when each job draws its class.
+func classPlan(n int, seed, stream uint64, mix CORAMix, draw bool) ([]int, *rand.Rand) {
+	if draw {
+		return nil, nil
+	}
+	var classes []int
+	for k, m := range mix.Counts(n) {
+		for range m {
+			classes = append(classes, k)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, stream))
+	rng.Shuffle(n, func(i, j int) { classes[i], classes[j] = classes[j], classes[i] })
+	return classes, rng
+}
+
+func mixSuffix(mix CORAMix) string {
+	if mix == PaperCORAMix {
+		return ""
+	}
+	return fmt.Sprintf("-mix%g,%g,%g", mix[0], mix[1], mix[2])
+}
+
+// standaloneOf is job j's standalone runtime on c: measured (StandaloneRuntime under
+// seed) or by waves of the template's means.
+func standaloneOf(mode StandaloneMode, c *Cluster, j *Job, t Template, slots int, seed uint64) float64 {
+	if mode == StandaloneWaves {
+		waves := func(n int) float64 { return math.Ceil(float64(n) / float64(slots)) }
+		return waves(t.Maps)*t.MapMean + waves(t.Reduces)*t.ReduceMean
+	}
+	return StandaloneRuntime(c, j, seed)
+}
+
+// workOf is job j's work in container-seconds: its true task runtimes under seed, or
+// the template's means.
+func workOf(mode StandaloneMode, j *Job, t Template, seed uint64) float64 {
+	if mode == StandaloneWaves {
+		return float64(t.Maps)*t.MapMean + float64(t.Reduces)*t.ReduceMean
+	}
+	stream, sum := JobStream(seed, j.ID), 0.0
+	for s := range j.Stages {
+		for k := range j.Stages[s].Tasks {
+			sum += TaskRuntime(stream, &j.Stages[s], s, k)
+		}
+	}
+	return sum
 }
 
 func templateStages(t Template, maps, reduces int, pool string) []Stage {
@@ -72,19 +156,80 @@ func activeAtSubmission(arrivals, work []float64, slots int) []int {
 	return out
 }
 
-// CORAWorkload draws n jobs shaped like cora.txt §III-C's Hadoop experiment: Poisson
-// arrivals (mean 130 s), one of the eight PUMATemplates uniformly, priority p ~ U[1, 5],
-// sigmoid utilities (eq. 11) in minutes with the paper's classes (20% critical μ ~
-// U[4, 6], 60% sensitive μ ~ U[0.01, 1], 20% insensitive μ = 0), and deadline d =
-// standalone runtime × N(1.25, 0.1) × active jobs at submission (activeAtSubmission),
-// the job's deadline field too; 40 containers, one pool.
-func CORAWorkload(n int, seed uint64) (*Workload, error) { return coraWorkload(n, seed, nil) }
+// CORAWorkload is CORAWorkloadWith the zero GenOptions: the paper's 20/60/20 mix in
+// exact counts and measured standalone runtimes.
+func CORAWorkload(n int, seed uint64) (*Workload, error) {
+	return CORAWorkloadWith(n, seed, GenOptions{})
+}
+
+// CORAWorkloadWith draws n jobs shaped like cora.txt §III-C's Hadoop experiment:
+// Poisson arrivals (mean 130 s), one of the eight PUMATemplates uniformly, priority p ~
+// U[1, 5], sigmoid utilities (eq. 11) in minutes with the paper's classes (critical μ ~
+// U[4, 6], sensitive μ ~ U[0.01, 1], insensitive μ = 0; opt.Mix, by default 20/60/20,
+// in exact counts), and deadline d = standalone runtime × N(1.25, 0.1) × active jobs at
+// submission (activeAtSubmission over the jobs' work), the job's deadline field too;
+// 40 containers, one pool. The standalone runtime is measured (opt.Standalone): the job
+// alone on the 40 containers with the true runtimes of `seed`.
+func CORAWorkloadWith(n int, seed uint64, opt GenOptions) (*Workload, error) {
+	const slots = 40
+	if n < 1 {
+		return nil, fmt.Errorf("workload: cora family needs at least 1 job, got %d", n)
+	}
+	mix, err := opt.check()
+	if err != nil {
+		return nil, fmt.Errorf("workload: cora family: %w", err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x636f7261776c))
+	// The classes have a stream of their own, so that every other draw (arrival,
+	// template, priority, deadline factor) is the same whatever the mix.
+	classes, mixRng := classPlan(n, seed, 0x6d6978, mix, opt.DrawClasses)
+	w := &Workload{Name: fmt.Sprintf("cora-%d-seed%d", n, seed) + mixSuffix(mix), TimeUnit: GenTimeUnit,
+		Cluster: Cluster{Pools: []Pool{{Name: "containers", Slots: slots}}}}
+	arrivals, work := make([]float64, n), make([]float64, n)
+	type draw struct {
+		t             Template
+		prio, mu, fac float64
+		alone         float64
+	}
+	draws := make([]draw, n)
+	at := 0.0
+	for i := range n {
+		if i > 0 {
+			at += rng.ExpFloat64() * CORAMeanInterarrival
+		}
+		arrivals[i] = math.Round(at*1000) / 1000
+		d := draw{t: PUMATemplates[rng.IntN(len(PUMATemplates))]}
+		d.prio = 1 + 4*rng.Float64()
+		d.mu = coraDecay(rng) // drawn with exact classes too, to keep the main stream's order
+		if classes != nil {
+			d.mu = classDecay(classes[i], mixRng)
+		}
+		d.fac = 1.25 + 0.1*rng.NormFloat64()
+		j := Job{ID: fmt.Sprintf("j%d", i+1), Arrival: arrivals[i], Priority: d.prio,
+			Stages: templateStages(d.t, d.t.Maps, d.t.Reduces, "containers")}
+		d.alone = standaloneOf(opt.Standalone, &w.Cluster, &j, d.t, slots, seed)
+		work[i] = workOf(opt.Standalone, &j, d.t, seed)
+		draws[i] = d
+		w.Jobs = append(w.Jobs, j)
+	}
+	active := activeAtSubmission(arrivals, work, slots)
+	for i, d := range draws {
+		dl := math.Max(d.alone*d.fac*float64(active[i]), 1)
+		w.Jobs[i].Deadline = dl
+		w.Jobs[i].Utility = sched.Sigmoid{Priority: d.prio, Deadline: dl / GenTimeUnit, Decay: d.mu}
+	}
+	if err := w.Validate(); err != nil {
+		return nil, fmt.Errorf("workload: generated cora workload: %w", err)
+	}
+	return w, nil
+}
 
 // CORAMix is the share of CT-critical, CT-sensitive and CT-insensitive jobs (cora.txt
 // §III-C's classes), three non-negative numbers summing to 1.
 type CORAMix [3]float64
 
-// PaperCORAMix is §III-C's 20% critical, 60% sensitive, 20% insensitive.
+// PaperCORAMix is cora.txt §III-D1's and rush.txt §V-B's 20% critical, 60% sensitive,
+// 20% insensitive.
 var PaperCORAMix = CORAMix{0.2, 0.6, 0.2}
 
 // Validate checks the mix: three finite non-negative shares summing to 1 (within 1e-9).
@@ -127,93 +272,31 @@ func (m CORAMix) Counts(n int) [3]int {
 	return c
 }
 
-// CORAWorkloadMix is CORAWorkload with exactly mix.Counts(n) jobs per class, the classes
-// placed in a seeded random order (cora.txt §III-D2's Fig. 5 fixes 25% insensitive
-// jobs and varies the rest). CORAWorkload instead draws each job's class with the
-// paper's probabilities, which keeps the files it wrote before mixes existed.
-func CORAWorkloadMix(n int, seed uint64, mix CORAMix) (*Workload, error) {
-	if err := mix.Validate(); err != nil {
-		return nil, fmt.Errorf("workload: cora family: %w", err)
-	}
-	return coraWorkload(n, seed, &mix)
-}
-
-func coraWorkload(n int, seed uint64, mix *CORAMix) (*Workload, error) {
-	const slots = 40
-	if n < 1 {
-		return nil, fmt.Errorf("workload: cora family needs at least 1 job, got %d", n)
-	}
-	rng := rand.New(rand.NewPCG(seed, 0x636f7261776c))
-	var classes []int
-	var mixRng *rand.Rand
-	if mix != nil {
-		c := mix.Counts(n)
-		for k, m := range c {
-			for range m {
-				classes = append(classes, k)
-			}
-		}
-		// A stream of its own for the classes and decays, so that every other draw
-		// (arrival, template, priority, deadline factor) is CORAWorkload's, job by job.
-		mixRng = rand.New(rand.NewPCG(seed, 0x6d6978))
-		mixRng.Shuffle(n, func(i, j int) { classes[i], classes[j] = classes[j], classes[i] })
-	}
-	name := fmt.Sprintf("cora-%d-seed%d", n, seed)
-	if mix != nil {
-		name += fmt.Sprintf("-mix%g,%g,%g", mix[0], mix[1], mix[2])
-	}
-	w := &Workload{Name: name, TimeUnit: GenTimeUnit,
-		Cluster: Cluster{Pools: []Pool{{Name: "containers", Slots: slots}}}}
-	arrivals, work := make([]float64, n), make([]float64, n)
-	type draw struct {
-		t             Template
-		prio, mu, fac float64
-	}
-	draws := make([]draw, n)
-	at := 0.0
-	for i := range n {
-		if i > 0 {
-			at += rng.ExpFloat64() * CORAMeanInterarrival
-		}
-		arrivals[i] = math.Round(at*1000) / 1000
-		d := draw{t: PUMATemplates[rng.IntN(len(PUMATemplates))]}
-		d.prio = 1 + 4*rng.Float64()
-		d.mu = coraDecay(rng) // drawn with a mix too, to keep the main stream's order
-		if mix != nil {
-			d.mu = classDecay(classes[i], mixRng)
-		}
-		d.fac = 1.25 + 0.1*rng.NormFloat64()
-		draws[i] = d
-		work[i] = float64(d.t.Maps)*d.t.MapMean + float64(d.t.Reduces)*d.t.ReduceMean
-	}
-	active := activeAtSubmission(arrivals, work, slots)
-	for i, d := range draws {
-		dl := math.Max(standalone(d.t, slots)*d.fac*float64(active[i]), 1)
-		w.Jobs = append(w.Jobs, Job{
-			ID: fmt.Sprintf("j%d", i+1), Arrival: arrivals[i], Priority: d.prio, Deadline: dl,
-			Utility: sched.Sigmoid{Priority: d.prio, Deadline: dl / GenTimeUnit, Decay: d.mu},
-			Stages:  templateStages(d.t, d.t.Maps, d.t.Reduces, "containers"),
-		})
-	}
-	if err := w.Validate(); err != nil {
-		return nil, fmt.Errorf("workload: generated cora workload: %w", err)
-	}
-	return w, nil
-}
-
-// RUSHWorkload draws n jobs shaped like rush.txt §V-B: Poisson arrivals (mean 130 s),
-// a PUMA template whose map count scales with a data set of U[1, 10] GB (10 GB is the
-// template's full count), Gaussian task runtimes, priority W ~ U{1..5}, sigmoid
-// utilities with cora's classes, and a time budget = ratio × the job's runtime with
-// the whole cluster (the paper benchmarks each job alone and uses ratios 2, 1.5 and
-// 1); 48 containers.
+// RUSHWorkload is RUSHWorkloadWith the zero GenOptions.
 func RUSHWorkload(n int, seed uint64, ratio float64) (*Workload, error) {
+	return RUSHWorkloadWith(n, seed, ratio, GenOptions{})
+}
+
+// RUSHWorkloadWith draws n jobs shaped like rush.txt §V-B: Poisson arrivals (mean 130
+// s), a PUMA template whose map count scales with a data set of U[1, 10] GB (10 GB is
+// the template's full count), Gaussian task runtimes, priority W ~ U{1..5}, sigmoid
+// utilities with cora's classes (opt.Mix, by default the paper's 20/60/20, in exact
+// counts), and a time budget = ratio × the job's runtime alone on the whole cluster
+// (the paper benchmarks each job with "all the resources available in the cluster"
+// and uses ratios 2, 1.5 and 1); 48 containers. With the default measured standalone
+// runtime, ratio 1 is exactly what the job takes alone under runtime seed `seed`.
+func RUSHWorkloadWith(n int, seed uint64, ratio float64, opt GenOptions) (*Workload, error) {
 	const slots = 48
-	if n < 1 || !(ratio > 0) {
-		return nil, fmt.Errorf("workload: rush family needs at least 1 job and a budget ratio > 0, got %d and %g", n, ratio)
+	if n < 1 || !(ratio > 0) || math.IsInf(ratio, 0) {
+		return nil, fmt.Errorf("workload: rush family needs at least 1 job and a finite budget ratio > 0, got %d and %g", n, ratio)
+	}
+	mix, err := opt.check()
+	if err != nil {
+		return nil, fmt.Errorf("workload: rush family: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x72757368))
-	w := &Workload{Name: fmt.Sprintf("rush-%d-seed%d-ratio%g", n, seed, ratio), TimeUnit: GenTimeUnit,
+	classes, mixRng := classPlan(n, seed, 0x727573686d6978, mix, opt.DrawClasses)
+	w := &Workload{Name: fmt.Sprintf("rush-%d-seed%d-ratio%g", n, seed, ratio) + mixSuffix(mix), TimeUnit: GenTimeUnit,
 		Cluster: Cluster{Pools: []Pool{{Name: "containers", Slots: slots}}}}
 	at := 0.0
 	for i := range n {
@@ -224,13 +307,16 @@ func RUSHWorkload(n int, seed uint64, ratio float64) (*Workload, error) {
 		gb := 1 + 9*rng.Float64()
 		t.Maps = max(1, int(math.Ceil(float64(t.Maps)*gb/10)))
 		prio := float64(1 + rng.IntN(5))
-		mu := coraDecay(rng)
-		budget := ratio * standalone(t, slots)
-		w.Jobs = append(w.Jobs, Job{
-			ID: fmt.Sprintf("j%d", i+1), Arrival: math.Round(at*1000) / 1000, Priority: prio, Deadline: budget,
-			Utility: sched.Sigmoid{Priority: prio, Deadline: budget / GenTimeUnit, Decay: mu},
-			Stages:  templateStages(t, t.Maps, t.Reduces, "containers"),
-		})
+		mu := coraDecay(rng) // drawn with exact classes too, to keep the main stream's order
+		if classes != nil {
+			mu = classDecay(classes[i], mixRng)
+		}
+		j := Job{ID: fmt.Sprintf("j%d", i+1), Arrival: math.Round(at*1000) / 1000, Priority: prio,
+			Stages: templateStages(t, t.Maps, t.Reduces, "containers")}
+		budget := ratio * standaloneOf(opt.Standalone, &w.Cluster, &j, t, slots, seed)
+		j.Deadline = budget
+		j.Utility = sched.Sigmoid{Priority: prio, Deadline: budget / GenTimeUnit, Decay: mu}
+		w.Jobs = append(w.Jobs, j)
 	}
 	if err := w.Validate(); err != nil {
 		return nil, fmt.Errorf("workload: generated rush workload: %w", err)

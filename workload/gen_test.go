@@ -44,31 +44,34 @@ func TestGenerators(t *testing.T) {
 			t.Fatalf("%s: 0 jobs accepted", name)
 		}
 	}
-	w, _ := CORAWorkload(1000, 11)
-	classes := [3]int{}
-	gap := 0.0
-	for i, j := range w.Jobs {
-		u := j.Utility.(sched.Sigmoid)
-		switch {
-		case u.Decay >= 4:
-			classes[0]++
-		case u.Decay > 0:
-			classes[1]++
-		default:
-			classes[2]++
+	// The paper's 20/60/20 in exact counts, for both families (n = 1001: 200.2, 600.6,
+	// 200.2 round by largest remainder to 200, 601, 200).
+	for name, gen := range map[string]func() (*Workload, error){
+		"cora": func() (*Workload, error) { return CORAWorkload(1001, 11) },
+		"rush": func() (*Workload, error) { return RUSHWorkload(1001, 11, 1) },
+	} {
+		w, err := gen()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if u.Priority < 1 || u.Priority > 5 || j.Deadline <= 0 || math.Abs(u.Deadline*GenTimeUnit-j.Deadline) > 1e-9*j.Deadline {
-			t.Fatalf("job %s: %+v", j.ID, j)
+		classes := map[string]int{}
+		gap := 0.0
+		for i, j := range w.Jobs {
+			u := j.Utility.(sched.Sigmoid)
+			classes[CTClass(u)]++
+			if u.Priority < 1 || u.Priority > 5 || j.Deadline <= 0 || math.Abs(u.Deadline*GenTimeUnit-j.Deadline) > 1e-9*j.Deadline {
+				t.Fatalf("%s: job %s: %+v", name, j.ID, j)
+			}
+			if i > 0 {
+				gap += j.Arrival - w.Jobs[i-1].Arrival
+			}
 		}
-		if i > 0 {
-			gap += j.Arrival - w.Jobs[i-1].Arrival
+		if want := map[string]int{"critical": 200, "sensitive": 601, "insensitive": 200}; !cmp.Equal(classes, want) {
+			t.Errorf("%s: jobs per class %v, want %v", name, classes, want)
 		}
-	}
-	if classes[0] < 150 || classes[0] > 250 || classes[1] < 540 || classes[1] > 660 || classes[2] < 150 || classes[2] > 250 {
-		t.Fatalf("classes %v, want about 200/600/200", classes)
-	}
-	if mean := gap / 999; mean < 115 || mean > 145 {
-		t.Fatalf("mean inter-arrival %g, want about 130", mean)
+		if mean := gap / 1000; mean < 115 || mean > 145 {
+			t.Errorf("%s: mean inter-arrival %g, want about 130", name, mean)
+		}
 	}
 }
 
@@ -81,7 +84,8 @@ func TestActiveAtSubmission(t *testing.T) {
 }
 
 // A class mix gives exactly its counts (largest remainder), the classes read back from
-// the decays; every other draw is CORAWorkload's; a bad mix is refused.
+// the decays; every other draw is CORAWorkload's; a bad mix is refused, and so is a mix
+// with DrawClasses.
 func TestCORAWorkloadMix(t *testing.T) {
 	class := func(u sched.Utility) int {
 		switch mu := u.(sched.Sigmoid).Decay; {
@@ -111,7 +115,7 @@ func TestCORAWorkloadMix(t *testing.T) {
 		{CORAMix{1.0 / 3, 1.0 / 3, 1.0 / 3}, 10, [3]int{4, 3, 3}},
 		{CORAMix{0.45, 0.3, 0.25}, 7, [3]int{3, 2, 2}}, // 3.15, 2.1, 1.75: the remainders .75 then .15 take the two left
 	} {
-		w, err := CORAWorkloadMix(c.n, 7, c.mix)
+		w, err := CORAWorkloadWith(c.n, 7, GenOptions{Mix: c.mix})
 		if err != nil {
 			t.Fatalf("%v: %v", c.mix, err)
 		}
@@ -133,8 +137,14 @@ func TestCORAWorkloadMix(t *testing.T) {
 		}
 	}
 	for _, m := range []CORAMix{{0.5, 0.5, 0.5}, {-0.1, 0.9, 0.2}, {math.NaN(), 0.5, 0.5}, {math.Inf(1), 0, 0}, {0.2, 0.2, 0.2}} {
-		if _, err := CORAWorkloadMix(10, 1, m); err == nil {
+		if _, err := CORAWorkloadWith(10, 1, GenOptions{Mix: m}); err == nil {
 			t.Errorf("mix %v accepted", m)
 		}
+		if _, err := RUSHWorkloadWith(10, 1, 1, GenOptions{Mix: m}); err == nil {
+			t.Errorf("rush: mix %v accepted", m)
+		}
+	}
+	if _, err := CORAWorkloadWith(10, 1, GenOptions{Mix: PaperCORAMix, DrawClasses: true}); err == nil {
+		t.Errorf("a mix with DrawClasses accepted")
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // BenchmarkSolveFinalSizes times HiGHS on FINAL at several sizes around the paper's
-// (cora.txt §III: 100 jobs × 40 slots, Mosek 347 ms; DESIGN.md's target ≤ 300 ms with
+// (cora.txt §III: 100 jobs × 40 slots, Mosek 347 ms; docs/design.md's target ≤ 300 ms with
 // HiGHS), jobs=n,slots=T, on paperInstance (capacity 40, seed 1), so that the growth
 // with jobs and slots is visible next to BenchmarkSolveFinal/HiGHS. The model is built
 // and compiled once per size; each iteration is one solve, which must be optimal.

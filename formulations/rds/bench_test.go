@@ -68,7 +68,7 @@ func benchSolveRHC(b *testing.B, s solvers.Solver, n int, load float64, adjust f
 // build the eq. 3 QP of `jobs` jobs over H = 3 intervals (2·jobs·H allocation columns,
 // H capacity rows, a deadline row per job due inside the window), compile, solve, and
 // the shortfall LP and further eq. 3 solves when deadlines are missed (see benchCases).
-// DESIGN.md's target for jobs=100,H=3 is 5 ms. BenchmarkRHCHiGHS (build tag highs)
+// docs/design.md's target for jobs=100,H=3 is 5 ms. BenchmarkRHCHiGHS (build tag highs)
 // times HiGHS on the same steps.
 func BenchmarkRHC(b *testing.B) {
 	s := qpSolver(b)

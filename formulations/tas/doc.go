@@ -10,7 +10,7 @@
 //   - BuildMIP: the time-indexed MIP, the exact reference for cross-checks (lexmax solves it).
 //   - MapToQueues: whole tasks on containers (§III-C, Alg. 4 and Theorem 3).
 //
-// The model is RUSH's, generalized as DESIGN.md asks: several resources, capacities that
+// The model is RUSH's, generalized as docs/design.md asks: several resources, capacities that
 // vary by slot, release times and per-slot parallelism caps. Resources are independent:
 // a job's units of one resource are not tied to its units of another, only its completion
 // slot couples them; so deadlines are feasible iff they are feasible for each resource.

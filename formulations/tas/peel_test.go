@@ -126,7 +126,7 @@ func TestSweepMatchesLayers(t *testing.T) {
 }
 
 // Lawler's backward rule — put last the job that loses least when finishing last — is
-// max-min optimal but not lexmax optimal (DESIGN.md).
+// max-min optimal but not lexmax optimal (docs/design.md).
 func TestLawlerIsNotLexmax(t *testing.T) {
 	in := spec{
 		caps:   constCaps(4, 4),
@@ -134,7 +134,7 @@ func TestLawlerIsNotLexmax(t *testing.T) {
 		util:   []sched.Utility{table(9, 8, 6, 6), table(4, 4, 3, 1), table(8, 6, 3, 0)},
 	}.instance()
 	if got := lawlerBackward(in); !slices.Equal(got, []float64{4, 6, 6}) {
-		t.Fatalf("Lawler's rule gives %v, DESIGN.md says (4,6,6)", got)
+		t.Fatalf("Lawler's rule gives %v, docs/design.md says (4,6,6)", got)
 	}
 	res := checkAgainstBruteForce(t, in, Options{})
 	if !slices.Equal(sortedCopy(res.Levels), []float64{4, 6, 8}) {

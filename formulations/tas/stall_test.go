@@ -10,7 +10,7 @@ import (
 	"github.com/coraopt/coraopt/sched"
 )
 
-// randomSmall draws a feasible instance the size of DESIGN.md's measurement: 2–5 jobs,
+// randomSmall draws a feasible instance the size of docs/design.md's measurement: 2–5 jobs,
 // 2–6 slots, one resource of constant capacity 1–4, table utilities with integer values
 // 0–9 (so values tie often).
 func randomSmall(rng *rand.Rand) *sched.Instance {
@@ -30,7 +30,7 @@ func randomSmall(rng *rand.Rand) *sched.Instance {
 	}
 }
 
-// TestStallBranching reproduces DESIGN.md's measurement: with branching, peeling matches
+// TestStallBranching reproduces docs/design.md's measurement: with branching, peeling matches
 // brute force on every instance; without it, stalls are decided by the keep rule, some of
 // those answers are wrong, and every wrong answer must be flagged inexact.
 func TestStallBranching(t *testing.T) {

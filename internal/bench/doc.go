@@ -1,6 +1,6 @@
 // Package bench is the benchmark harness behind `coraopt bench`: suites of instances,
 // timing of every solver backend and fast path on them, the statistics that compare
-// them, and their rendering as a table, CSV or JSON (DESIGN.md, "Performance").
+// them, and their rendering as a table, CSV or JSON (docs/design.md, "Performance targets").
 //
 // # Suites
 //
@@ -47,7 +47,7 @@
 //
 // # Go benchmarks
 //
-// The DESIGN.md performance targets are measured by Go benchmarks in the packages that
+// The docs/design.md performance targets are measured by Go benchmarks in the packages that
 // own the code (`make bench`); the cross-backend ones (built-in simplex against HiGHS and
 // against gonum) are in this package's tests, where the registry supplies whatever
 // backends the binary has. Targets lists which benchmark measures which target.

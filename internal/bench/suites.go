@@ -288,7 +288,7 @@ var FastpathFamilies = []string{"onion", "wcde", "mapping", "onion-release", "on
 // about 7 s of CPU; 100,000 would take about ten minutes), so larger sizes are left out.
 const MaxparLimit = 10000
 
-// Slots and bins of the fast-path families (DESIGN.md's targets: onion peeling over
+// Slots and bins of the fast-path families (docs/design.md's targets: onion peeling over
 // 1,000 slots, WCDE over 1,000 bins).
 const (
 	onionSlots   = 1000

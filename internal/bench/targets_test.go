@@ -14,7 +14,7 @@ import (
 	"github.com/coraopt/coraopt/solvers/netlib"
 )
 
-// The cross-backend targets of DESIGN.md ("Performance"): the built-in simplex against
+// The cross-backend targets of docs/design.md ("Performance targets"): the built-in simplex against
 // HiGHS on the Netlib LPs of at most 300 rows and on 25fv47 and 80bau3b, and against
 // gonum's lp.Simplex. The backends come from the registry, so the simplex joins these
 // benchmarks as soon as it is compiled in; a backend this build lacks is left out with
@@ -22,10 +22,10 @@ import (
 // to back, so that the two times of a ratio are measured close together on a shared
 // machine. Every solve must reach the reference optimum (bench.Agree).
 
-// smallRows is DESIGN.md's "Netlib ≤ 300 rows".
+// smallRows is docs/design.md's "Netlib ≤ 300 rows".
 const smallRows = 300
 
-// largeModels are DESIGN.md's "25fv47 / 80bau3b".
+// largeModels are docs/design.md's "25fv47 / 80bau3b".
 var largeModels = []string{"25fv47", "80bau3b"}
 
 // gonumModels are the Netlib LPs gonum's dense lp.Simplex solves correctly in seconds

@@ -17,12 +17,15 @@ import (
 
 type genOptions struct {
 	family string
+	atOnce bool
 	jobs   int
 	seed   uint64
 	ratio  float64
 	mix    string
-	swf    string
-	swfOpt workload.SWFOptions
+	// standalone is measured or waves (workload.StandaloneMode).
+	standalone string
+	swf        string
+	swfOpt     workload.SWFOptions
 	// WOHA and RTMR families (workload/hadoop1).
 	workflows    int
 	runtimeModel string
@@ -39,13 +42,18 @@ The same family, size and seed always give the same file.
 
 Families:
   cora  cora.txt §III-C: Poisson arrivals (mean 130 s), eight PUMA job templates (up to 100
-        map and 20 reduce tasks), priority U[1,5], sigmoid utilities in minutes (20% critical,
-        60% sensitive, 20% insensitive), deadline = standalone × N(1.25, 0.1) × active jobs
-        at submission; 40 containers. --mix c,s,i makes exactly those shares of the jobs
-        critical, sensitive and insensitive (counts by largest remainder, classes in a
-        seeded order; the other draws unchanged), as cora.txt Fig. 5 varies them.
+        map and 20 reduce tasks), priority U[1,5], sigmoid utilities in minutes (exactly 20%
+        critical, 60% sensitive, 20% insensitive, in a seeded order), deadline = standalone
+        × N(1.25, 0.1) × active jobs at submission; 40 containers. --mix c,s,i gives other
+        shares (counts by largest remainder; the other draws unchanged), as cora.txt Fig. 5
+        varies them.
   rush  rush.txt §V-B: as cora with data sets of U[1,10] GB, priority U{1..5}, budget =
         --budget-ratio × standalone runtime; 48 containers.
+        For both, the standalone runtime is measured: the job alone on the empty cluster in
+        the simulator, with the true runtimes of --seed — so simulate --seed S on a file
+        of gen --seed S sees exactly the benchmarked runtimes (under another runtime seed
+        they vary as a rerun would). Files written before issue 28 used waves × mean task
+        time and drew each job's class: --standalone waves --mix drawn writes them again.
   rds   rds.txt Table 3 (J1–J9 repeated), an arrival every 10 minutes, deadline 2.5 ×
         dedicated runtime, RDS utilities; Hadoop-1: 20 workers with 2 map and 1 reduce slot,
         half-green capacity trace.
@@ -71,27 +79,26 @@ Families:
 
 Example:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
-  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json`,
+  coraopt gen --family cora --jobs 20 --seed 1 --mix 0.3,0.45,0.25 > fig5-30.json
+  coraopt gen --family cora --jobs 100 --seed 1 --at-once > cora100-at-once.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var w *workload.Workload
 			var err error
-			if o.mix != "" && o.family != "cora" {
-				return usageErrf("--mix: only the cora family takes a class mix, got --family %s", o.family)
+			if (o.mix != "" || cmd.Flags().Changed("standalone")) && o.family != "cora" && o.family != "rush" {
+				return usageErrf("--mix and --standalone: only the cora and rush families take them, got --family %s", o.family)
 			}
 			switch o.family {
-			case "cora":
-				if o.mix == "" {
-					w, err = workload.CORAWorkload(o.jobs, o.seed)
-					break
-				}
-				mix, perr := parseMix(o.mix)
+			case "cora", "rush":
+				opt, perr := o.genOptions()
 				if perr != nil {
-					return usageErrf("--mix %q: %v", o.mix, perr)
+					return perr
 				}
-				w, err = workload.CORAWorkloadMix(o.jobs, o.seed, mix)
-			case "rush":
-				w, err = workload.RUSHWorkload(o.jobs, o.seed, o.ratio)
+				if o.family == "cora" {
+					w, err = workload.CORAWorkloadWith(o.jobs, o.seed, opt)
+				} else {
+					w, err = workload.RUSHWorkloadWith(o.jobs, o.seed, o.ratio, opt)
+				}
 			case "rds":
 				w, err = workload.RDSWorkload(o.jobs, o.seed)
 			case "swf":
@@ -115,6 +122,11 @@ Example:
 			if err != nil {
 				return usageErr(err)
 			}
+			if o.atOnce {
+				if w, err = workload.NoArrivals(w); err != nil {
+					return usageErrf("--at-once: %v", err)
+				}
+			}
 			return writeWorkload(s, workload.MaxInputBytes, func(out io.Writer) error { return workload.Encode(out, w) })
 		},
 	}
@@ -128,7 +140,9 @@ Example:
 	f.StringVar(&o.swf, "swf", "", "swf: the trace to read")
 	f.Float64Var(&o.swfOpt.DeadlineFactor, "deadline-factor", 3, "swf: deadline as a multiple of the runtime")
 	f.Float64Var(&o.swfOpt.Decay, "decay", 0, "swf: sigmoid decay per minute (0: step utilities)")
-	f.StringVar(&o.mix, "mix", "", "cora: shares of critical,sensitive,insensitive jobs, exact counts (default: each job draws its class with the paper's 0.2,0.6,0.2)")
+	f.StringVar(&o.mix, "mix", "", "cora, rush: shares of critical,sensitive,insensitive jobs in exact counts (default 0.2,0.6,0.2), or \"drawn\": each job draws its class with those probabilities (before issue 28)")
+	f.StringVar(&o.standalone, "standalone", "measured", "cora, rush: the standalone runtime deadlines and budgets are multiples of: measured (the job alone on the cluster, true runtimes of --seed) or waves (waves × mean task time, before issue 28)")
+	f.BoolVar(&o.atOnce, "at-once", false, "every job arrives at time 0, its deadline and utility kept at their absolute times (no arrivals after the first plan)")
 	f.Float64Var(&o.ratio, "budget-ratio", 2, "rush: time budget as a multiple of the standalone runtime (the paper uses 2, 1.5, 1)")
 	return c
 }
@@ -243,6 +257,30 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// genOptions reads --mix and --standalone for the cora and rush families.
+func (o *genOptions) genOptions() (workload.GenOptions, error) {
+	var opt workload.GenOptions
+	switch o.standalone {
+	case "measured":
+	case "waves":
+		opt.Standalone = workload.StandaloneWaves
+	default:
+		return opt, usageErrf("--standalone %q: want measured or waves", o.standalone)
+	}
+	switch o.mix {
+	case "":
+	case "drawn":
+		opt.DrawClasses = true
+	default:
+		mix, err := parseMix(o.mix)
+		if err != nil {
+			return opt, usageErrf("--mix %q: %v", o.mix, err)
+		}
+		opt.Mix = mix
+	}
+	return opt, nil
 }
 
 // parseMix reads --mix: three comma-separated non-negative numbers summing to 1.

@@ -3,7 +3,7 @@
 // command is tested without a terminal (the GitHub CLI's layout). cmd/coraopt only calls
 // Main.
 //
-// Contract (DESIGN.md "CLI"): JSON on stdout, diagnostics on stderr; exit 0 on success,
+// Contract (docs/cli.md): JSON on stdout, diagnostics on stderr; exit 0 on success,
 // 1 when a check failed or the model is infeasible/unbounded/stopped on a limit, 2 on a
 // usage or input error, 3 on an internal error (a recovered panic: a bug, never an
 // answer about the input). `-` as a file name reads standard input.

@@ -101,7 +101,7 @@ func newSolveCmd(s Streams, g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "solve FILE",
 		Short: "Solve a scheduling instance: completion slots, utilities and the allocation, verified",
-		Long: `Read an instance file (JSON; see the README for the format) and compute the allocation
+		Long: `Read an instance file (JSON; docs/instance.md has the format) and compute the allocation
 that is lexicographically max-min fair in the jobs' utilities of completion time, with
 each job's completion slot and utility, then check it against the instance.
 

@@ -28,7 +28,7 @@ func newSweepCmd(s Streams, g *globalOptions) *cobra.Command {
 		Use:   "sweep",
 		Short: "Run a grid of workloads × policies × seeds, sharded, on a worker pool or a Slurm job array",
 		Long: `sweep runs a sweep file — workloads × policies (with parameters) × seeds — as cells of
-independent simulations (README, "Sweeps"):
+independent simulations (docs/sweeps.md):
 
   sweep run SWEEP     run the cells of one shard into JSON Lines, resumably
   sweep merge PARTS…  check every cell is present once, aggregate per policy × workload

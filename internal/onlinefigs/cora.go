@@ -10,7 +10,7 @@ import (
 )
 
 // fig4Policies are Fig. 4's schedulers, our exact CORA, and the oracle.
-const fig4Policies = "fifo,fair,edf,rrh,cora,cora-final,oracle"
+const fig4Policies = "fifo,fair,edf,rrh,cora,cora-final,cora-paper,oracle"
 
 // fig4Out is cora.txt Fig. 4: the Table I workload (100 jobs), Δ per class.
 type fig4Out struct {
@@ -116,8 +116,9 @@ var fig5Mixes = []struct {
 }
 
 // fig5Policies: the paper compares CORA and RRH only (EDF, FIFO and Fair ignore the
-// classes); we add our exact CORA and the oracle.
-const fig5Policies = "rrh,cora,cora-final,oracle"
+// classes); we add our exact CORA on the staged model, cora-paper (exact CORA on the
+// papers' pooled model with first-slot targets) and the oracle.
+const fig5Policies = "rrh,cora,cora-final,cora-paper,oracle"
 
 type fig5Out struct {
 	Mixes []*Experiment

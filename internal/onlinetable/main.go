@@ -34,7 +34,7 @@ const (
 	// seeds per experiment: the runtime seeds 1..seeds of one generated workload (gen
 	// --seed 1).
 	seeds    = 3
-	policies = "fifo,fair,edf,rrh,cora,cora-final,rush,rush-alg3,oracle"
+	policies = "fifo,fair,edf,rrh,fifo-serial,edf-serial,cora,cora-final,cora-paper,rush,rush-alg3,rush-paper,oracle"
 )
 
 type experiment struct {

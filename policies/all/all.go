@@ -31,6 +31,9 @@ var constructors = map[string]func() (policies.Policy, error){
 	"edf":   func() (policies.Policy, error) { return edf.New(), nil },
 	"edf-n": func() (policies.Policy, error) { return edf.NewNonPreemptive(), nil },
 	"rrh":   func() (policies.Policy, error) { return rrh.New(), nil },
+	// rush.txt §V-B's baselines, one job at a time.
+	"fifo-serial": func() (policies.Policy, error) { return fifo.NewSerial(), nil },
+	"edf-serial":  func() (policies.Policy, error) { return edf.NewSerial(), nil },
 	// RDS with the AR(3) capacity predictor, and with the true future capacity.
 	"rds":       func() (policies.Policy, error) { return rds.New(rds.Config{}) },
 	"rds-ideal": func() (policies.Policy, error) { return rds.New(rds.Config{Forecast: rds.Ideal}) },
@@ -40,6 +43,10 @@ var constructors = map[string]func() (policies.Policy, error){
 	"oracle":     func() (policies.Policy, error) { return oracle.New(cora.Config{}), nil },
 	"rush":       func() (policies.Policy, error) { return rush.New(rush.Config{}), nil },
 	"rush-alg3":  func() (policies.Policy, error) { return rush.NewAlg3(rush.Config{}), nil },
+	// As the papers ran them: the pooled model and the first slot as targets
+	// (policies/plan).
+	"cora-paper": func() (policies.Policy, error) { return cora.NewPaper(cora.Config{}), nil },
+	"rush-paper": func() (policies.Policy, error) { return rush.NewPaper(rush.Config{}), nil },
 }
 
 // Names lists the registered policies, sorted.

@@ -97,10 +97,11 @@ func (v *benchView) Completion(int) (float64, bool) { return 0, false }
 func (v *benchView) Rejected(int) bool              { return false }
 
 // BenchmarkDecision times one decision instant (StartRound: estimate, solve, targets)
-// of the online planners at 100 and 1,000 active jobs, one task finish apart, and
+// of the online planners (and the paper variants, the reference of the same run) at
+// 100 and 1,000 active jobs, one task finish apart, and
 // reports the 99th percentile of the per-decision times (p99-µs) beside the mean.
 func BenchmarkDecision(b *testing.B) {
-	for _, name := range []string{"rush", "cora", "rush-alg3", "oracle", "cora-final"} {
+	for _, name := range []string{"rush", "rush-paper", "cora", "cora-paper", "rush-alg3", "oracle", "cora-final"} {
 		for _, n := range []int{100, 1000} {
 			if name == "cora-final" && n > 100 {
 				continue // an LP of 4·n·T columns per decision: minutes at 1,000 jobs

@@ -12,6 +12,7 @@ import (
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/cora"
 	"github.com/coraopt/coraopt/policies/oracle"
+	"github.com/coraopt/coraopt/policies/plan"
 	"github.com/coraopt/coraopt/policies/rush"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/workload"
@@ -282,15 +283,21 @@ func TestOnlyOracleIsClairvoyant(t *testing.T) {
 // TestDecisionStaysOnTheSweep pins why the 1,000-job decision is milliseconds: on the
 // benchmark's decision instant, planning on U (as float64) makes hundreds of late jobs
 // tie at an underflowed 0 and hands the instant to the layered engine; planning on
-// ln U (cora.PlanUtility) does not, and the answer is proven exact.
+// ln U (plan.PlanUtility) does not, and the answer is proven exact — in both planning
+// models.
+
 func TestDecisionStaysOnTheSweep(t *testing.T) {
 	v := newBenchView(1000)
-	for _, log := range []bool{false, true} {
-		prob, err := cora.Build(v, cora.EstimatedWork, cora.Config{Log: log})
+	for _, c := range []struct {
+		log   bool
+		model string
+	}{{false, plan.Pooled}, {true, plan.Pooled}, {false, plan.Staged}, {true, plan.Staged}} {
+		log := c.log
+		prob, err := plan.Build(v, plan.Estimated, plan.Config{Log: log, Model: c.model}, plan.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: cora.NoBranching})
+		res, err := tas.OnionPeel(context.Background(), prob.Instance, tas.Options{NoSchedule: true, MaxBranches: plan.NoBranching})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,8 +305,28 @@ func TestDecisionStaysOnTheSweep(t *testing.T) {
 		case log && (res.Stats.HandOver != "" || res.Stats.Engine != "sweep" || !res.Exact):
 			t.Errorf("ln U: engine %s, hand-over %q, exact %v; want the sweep alone, exact", res.Stats.Engine, res.Stats.HandOver, res.Exact)
 		case !log && res.Stats.HandOver == "":
-			t.Errorf("U: no hand-over; the underflow ties this test documents are gone (update the doc of cora.PlanUtility)")
+			t.Errorf("U: no hand-over; the underflow ties this test documents are gone (update the doc of plan.PlanUtility)")
 		}
-		t.Logf("log %v: engine %s, hand-over %q, exact %v", log, res.Stats.Engine, res.Stats.HandOver, res.Exact)
+		t.Logf("%s, log %v: engine %s, hand-over %q, exact %v", c.model, log, res.Stats.Engine, res.Stats.HandOver, res.Exact)
+	}
+}
+
+// TestAlg3PlansOnTheAlignedGrid: the staged model's slots are aligned to absolute time,
+// so the first slot is usually a partial one with less capacity, which Alg. 3 (a
+// constant C) refuses; rush-alg3 plans with that slot whole (plan.Options.WholeFirstSlot)
+// and so never falls back on a generated workload. Before, it fell back at 892 of 893
+// instants on this one, dispatching on its first plan's promises all run long.
+func TestAlg3PlansOnTheAlignedGrid(t *testing.T) {
+	w, err := workload.CORAWorkload(10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPolicy(t, "rush-alg3", cora.Config{})
+	if _, err := sim.Run(context.Background(), w, p, sim.Options{Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	c := p.(counter)
+	if c.Fallbacks() != 0 || c.Counts()["plans"] == 0 {
+		t.Fatalf("%d fallbacks of %d plans (last: %v); want none", c.Fallbacks(), c.Counts()["plans"], p.(interface{ LastError() error }).LastError())
 	}
 }

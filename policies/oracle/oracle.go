@@ -1,20 +1,23 @@
-// Package oracle is the clairvoyant policy of the simulator (DESIGN.md "Simulator";
-// issue 18 item 4): it knows every task's true runtime (policies.Clairvoyant) and
+// Package oracle is the clairvoyant policy of the simulator (docs/design.md, "The
+// simulator contract"): it knows every task's true runtime (policies.Clairvoyant) and
 // re-plans at every decision instant with exact CORA — the completion-time lexmax by
-// onion peeling, through the solve package — on the true remaining work, setting
-// targets from the first slot as policies/cora does. It is the best schedule we know
-// how to realize, shown beside the offline bound (sim.Bound) to say how close that bound
-// is to something achievable. It is not an upper bound itself: the plan is still slotted,
-// tasks are not preempted, and the capacity is taken as constant from now on.
+// onion peeling, through the solve package — on the true remaining work of every
+// stage, carrying each plan out as policies/cora does (policies/plan). It is the best
+// schedule we know how to realize, shown beside the offline bound (sim.Bound) to say
+// how close that bound is to something achievable. It is not an upper bound itself:
+// the plan is still slotted, tasks are not preempted, and the capacity is taken as
+// constant from now on (the capacity trace is not read).
 //
-// True remaining work of a job on a pool: the true base runtimes of its unstarted tasks
+// True remaining work of a stage: the true base runtimes of its unstarted tasks
 // (divided by the pool's fastest worker speed) plus, for each running task, the time
-// until it ends (start + runtime/speed − now).
+// until it ends (start + runtime/speed − now); its longest remaining task is the longer
+// of its longest unstarted task and its longest running remainder.
 package oracle
 
 import (
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/cora"
+	"github.com/coraopt/coraopt/policies/plan"
 )
 
 // Policy is the oracle.
@@ -30,25 +33,57 @@ type Policy struct {
 type jobWork struct {
 	total    []float64 // Σ base runtimes of every task of the stage
 	finished []float64 // Σ base runtimes of the stage's finished tasks
-	seen     int       // how many of v.Finished(j) are in finished (it only grows)
+	// longest[s][k] is the longest base runtime among tasks k… of stage s: the engine
+	// starts a stage's tasks in index order, so the unstarted ones are a suffix.
+	longest [][]float64
+	seen    int // how many of v.Finished(j) are in finished (it only grows)
 }
 
-// New returns the oracle with slots of cfg.
+// New returns the oracle with the planner shape cfg.
 func New(cfg cora.Config) *Policy {
 	p := &Policy{jobs: map[int]*jobWork{}}
-	p.Policy = cora.NewNamed("oracle", cfg, p.trueWork)
+	p.Policy = cora.NewNamed("oracle", cfg, p.trueStages)
 	return p
 }
 
 // UseOracle implements policies.Clairvoyant.
 func (p *Policy) UseOracle(o policies.Oracle) { p.o = o }
 
-func (p *Policy) trueWork(v policies.View, j int, out []float64) {
+func (p *Policy) work(v policies.View, j int) *jobWork {
+	info := v.Job(j)
+	jw := p.jobs[j]
+	if jw == nil {
+		jw = &jobWork{total: make([]float64, len(info.Stages)), finished: make([]float64, len(info.Stages)),
+			longest: make([][]float64, len(info.Stages))}
+		for s := range info.Stages {
+			n := info.Stages[s].Tasks
+			jw.longest[s] = make([]float64, n+1)
+			for t := n - 1; t >= 0; t-- {
+				rt := p.o.TrueRuntime(j, s, t)
+				jw.total[s] += rt
+				jw.longest[s][t] = max(jw.longest[s][t+1], rt)
+			}
+		}
+		p.jobs[j] = jw
+	}
+	fin := v.Finished(j)
+	for _, r := range fin[min(jw.seen, len(fin)):] {
+		jw.finished[r.Stage] += p.o.TrueRuntime(j, r.Stage, r.Task)
+	}
+	jw.seen = len(fin)
+	return jw
+}
+
+// trueStages is plan.Estimated with the truth.
+func (p *Policy) trueStages(v policies.View, j int, slot float64, pooled bool) ([]plan.Stage, error) {
 	if p.o == nil { // run outside an engine that grants clairvoyance: estimate
-		cora.EstimatedWork(v, j, out)
-		return
+		return plan.Estimated(v, j, slot, pooled)
 	}
 	info := v.Job(j)
+	first := v.Stage(j)
+	if first >= len(info.Stages) {
+		return nil, nil
+	}
 	now := v.Now()
 	workers := v.Workers()
 	fastest := make([]float64, len(v.Pools()))
@@ -59,34 +94,35 @@ func (p *Policy) trueWork(v policies.View, j int, out []float64) {
 			}
 		}
 	}
-	jw := p.jobs[j]
-	if jw == nil {
-		jw = &jobWork{total: make([]float64, len(info.Stages)), finished: make([]float64, len(info.Stages))}
-		for s := range info.Stages {
-			for t := range info.Stages[s].Tasks {
-				jw.total[s] += p.o.TrueRuntime(j, s, t)
-			}
-		}
-		p.jobs[j] = jw
-	}
-	fin := v.Finished(j)
-	for _, r := range fin[min(jw.seen, len(fin)):] {
-		jw.finished[r.Stage] += p.o.TrueRuntime(j, r.Stage, r.Task)
-	}
-	jw.seen = len(fin)
-	unstarted := make([]float64, len(info.Stages))
-	for s := range unstarted {
-		unstarted[s] = jw.total[s] - jw.finished[s]
+	jw := p.work(v, j)
+	out := make([]plan.Stage, len(info.Stages)-first)
+	work := make([]float64, len(out))
+	unstarted := make([]float64, len(out))
+	for k := range out {
+		s := first + k
+		st := &info.Stages[s]
+		unstarted[k] = jw.total[s] - jw.finished[s]
+		speed := max(fastest[st.Pool], 1e-12)
+		started := v.Done(j, s) + v.Running(j, s)
+		out[k] = plan.Stage{Index: s, Pool: st.Pool, Parallel: v.Pending(j, s) + v.Running(j, s),
+			Longest: jw.longest[s][min(started, st.Tasks)] / speed}
 	}
 	for _, r := range v.RunningTasks(j) {
 		rt := p.o.TrueRuntime(j, r.Stage, r.Task)
-		unstarted[r.Stage] -= rt
-		pool := info.Stages[r.Stage].Pool
-		out[pool] += max(0, r.Start+rt/workers[r.Worker].Speed-now)
+		k := r.Stage - first
+		unstarted[k] -= rt
+		rem := max(0, r.Start+rt/workers[r.Worker].Speed-now)
+		work[k] += rem
+		out[k].Longest = max(out[k].Longest, rem)
 	}
-	for s := v.Stage(j); s < len(info.Stages); s++ {
-		st := &info.Stages[s]
-		speed := max(fastest[st.Pool], 1e-12)
-		out[st.Pool] += max(0, unstarted[s]) / speed
+	for k := range out {
+		speed := max(fastest[out[k].Pool], 1e-12)
+		work[k] += max(0, unstarted[k]) / speed
+		mean := 0.0
+		if n := info.Stages[first+k].Tasks; n > 0 {
+			mean = jw.total[first+k] / float64(n) / speed
+		}
+		out[k].TaskSlots = max(1, int(mean/slot+0.5))
 	}
+	return plan.Shape(out, work, slot, pooled), nil
 }

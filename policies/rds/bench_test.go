@@ -51,7 +51,7 @@ func (p *benchTick) Tick(ctx context.Context, v policies.View) {
 // the built-in simplex (the default) and, for the ratio, on the QP backend and (built
 // with -tags highs) on HiGHS; and the default with eq. 3's single capacity row instead
 // of one per pool. The
-// paper reports about 1.2 s for its MATLAB quadprog step (§6.7); DESIGN.md's target
+// paper reports about 1.2 s for its MATLAB quadprog step (§6.7); docs/design.md's target
 // for the QP is 5 ms.
 func BenchmarkDecision(b *testing.B) {
 	w, err := workload.RDSWorkload(100, 1)

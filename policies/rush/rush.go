@@ -10,7 +10,7 @@ import (
 	"github.com/coraopt/coraopt/formulations/rs"
 	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/policies"
-	"github.com/coraopt/coraopt/policies/cora"
+	"github.com/coraopt/coraopt/policies/plan"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solve"
 )
@@ -27,9 +27,9 @@ const (
 
 // Config are RUSH's parameters.
 type Config struct {
-	// Config shapes the slotted problem (slot, slot limit, onion branch budget) as in
-	// policies/cora.
-	cora.Config
+	// Config shapes the plan (slot, slot limit, onion branch budget, model, dispatch)
+	// as in policies/plan.
+	plan.Config
 	// Theta is the quantile θ, Delta the KL budget δ (rush.txt §II); 0: the defaults.
 	Theta, Delta float64
 	// Bins quantizes each reference (0: DefaultBins).
@@ -63,11 +63,13 @@ func (c Config) withDefaults() Config {
 
 // Policy is RUSH.
 type Policy struct {
-	*policies.ContainerAssignment
-	name   string
-	method string
-	cfg    Config
-	reg    *solve.Registry
+	ca      policies.ContainerAssignment
+	disp    plan.Dispatcher
+	name    string
+	method  string
+	lastErr error // of the latest fallback
+	cfg     Config
+	reg     *solve.Registry
 	// cache holds each job's latest estimates, a few slot lengths deep: when the plan
 	// lengthens the slot to fit MaxSlots, every instant tries the default slot first and
 	// then the longer one, and a single entry per job would be recomputed twice per event.
@@ -78,8 +80,10 @@ type Policy struct {
 	histN          []int
 	histSum, histQ []float64
 	counts         map[string]int
-	replan         cora.ReplanGate
+	replan         plan.ReplanGate
 	stats          map[int]*finishedStats // by job
+	promise        map[int]float64
+	slot           float64
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -95,14 +99,17 @@ type finishedStats struct {
 type estimateKey struct {
 	stage, pending, pendingHere, finished int
 	slot                                  float64
+	pooled                                bool
 }
 
 // maxCachedSlots is how many slot lengths' estimates a job keeps.
 const maxCachedSlots = 4
 
 type estimate struct {
-	key     estimateKey
-	pending []float64 // η of the pending tasks per pool, container-slots (WCDE)
+	key estimateKey
+	// pending is η of the pending tasks, container-slots (WCDE): per pool with pooled,
+	// else per remaining stage (index k for stage first+k).
+	pending []float64
 }
 
 // New returns `rush`: TAS by exact onion peeling.
@@ -111,13 +118,46 @@ func New(cfg Config) *Policy {
 	return newPolicy("rush", "onion", cfg)
 }
 
-// NewAlg3 returns `rush-alg3`: TAS by Alg. 3 as printed.
-func NewAlg3(cfg Config) *Policy { return newPolicy("rush-alg3", "alg3", cfg) }
+// NewPaper returns `rush-paper`: RUSH planned and carried out as rush.txt §IV does —
+// WCDE per pool (plan.Pooled), the mapping's first slot as target containers
+// (plan.DispatchTargets), no caps.
+func NewPaper(cfg Config) *Policy {
+	cfg.Log = true
+	cfg.Model, cfg.Dispatch, cfg.Caps = plan.Pooled, plan.DispatchTargets, false
+	return newPolicy("rush-paper", "onion", cfg)
+}
+
+// NewAlg3 returns `rush-alg3`: TAS by Alg. 3 as printed, which has neither release
+// times nor parallelism caps: its parts all start in slot 1 (stage order lives in the
+// tails, plan.Options.NoReleases) and Caps is ignored.
+func NewAlg3(cfg Config) *Policy {
+	cfg.Caps = false
+	return newPolicy("rush-alg3", "alg3", cfg)
+}
 
 func newPolicy(name, method string, cfg Config) *Policy {
-	return &Policy{ContainerAssignment: &policies.ContainerAssignment{Conserving: true}, name: name, method: method,
+	return &Policy{ca: policies.ContainerAssignment{Conserving: true}, name: name, method: method,
 		cfg: cfg.withDefaults(), reg: solve.Default(), cache: map[int][]*estimate{}, stats: map[int]*finishedStats{},
-		counts: map[string]int{"plans": 0, "fallbacks": 0}}
+		counts: map[string]int{"plans": 0, "fallbacks": 0}, promise: map[int]float64{}}
+}
+
+// Pick carries the latest plan out (Config.Dispatch).
+func (p *Policy) Pick(v policies.View, s policies.Slot) (int, bool) {
+	if p.cfg.Dispatch == plan.DispatchTargets {
+		return p.ca.Pick(v, s)
+	}
+	return p.disp.Pick(v, s)
+}
+
+// PlanSlot is the slot length of the latest plan (Config.Slot, or longer where the
+// horizon had to fit Config.MaxSlots); 0 before any plan.
+func (p *Policy) PlanSlot() float64 { return p.slot }
+
+// Promise is the latest plan's promise for job j in seconds (false before any plan
+// covered j).
+func (p *Policy) Promise(j int) (float64, bool) {
+	c, ok := p.promise[j]
+	return c, ok
 }
 
 func (p *Policy) Name() string { return p.name }
@@ -169,8 +209,12 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 	p.counts["plans"]++
 	if err := p.plan(ctx, v); err != nil {
 		p.counts["fallbacks"]++
+		p.lastErr = err
 	}
 }
+
+// LastError is the error of the latest fallback (nil if none).
+func (p *Policy) LastError() error { return p.lastErr }
 
 // stageStats is (μ, σ) of a task of j's stage s: learned or the prior.
 func (p *Policy) stageStats(v policies.View, j, s int) (float64, float64) {
@@ -213,19 +257,37 @@ func (p *Policy) stageStats(v policies.View, j, s int) (float64, float64) {
 	return PriorMean, PriorStd
 }
 
-// demand is η of job j per pool in container-slots of s seconds, and R_j per pool.
-func (p *Policy) demand(v policies.View, j int, s float64, eta []int, taskSlots []int) error {
+// estimate is RUSH's plan.Estimator: per remaining stage (or with pooled per pool,
+// the papers' model), WCDE's η of the pending tasks plus the running tasks' expected
+// remainders, in container-slots of s seconds.
+func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]plan.Stage, error) {
 	info := v.Job(j)
-	np := len(eta)
 	first := v.Stage(j)
-	key := estimateKey{stage: first, pendingHere: v.Pending(j, min(first, len(info.Stages)-1)), finished: len(v.Finished(j)), slot: s}
+	if first >= len(info.Stages) {
+		return nil, nil
+	}
+	key := estimateKey{stage: first, pendingHere: v.Pending(j, first), finished: len(v.Finished(j)), slot: s, pooled: pooled}
 	for st := first; st < len(info.Stages); st++ {
 		key.pending += v.Pending(j, st)
 	}
-	mu := make([]float64, len(info.Stages))
-	sd := make([]float64, len(info.Stages))
-	for st := first; st < len(info.Stages); st++ {
-		mu[st], sd[st] = p.stageStats(v, j, st)
+	n := len(info.Stages) - first
+	mu := make([]float64, n)
+	sd := make([]float64, n)
+	for k := range n {
+		mu[k], sd[k] = p.stageStats(v, j, first+k)
+	}
+	np := len(v.Pools())
+	// group[k] is the reference stage k feeds: its pool with pooled, else itself.
+	group := make([]int, n)
+	groups := n
+	if pooled {
+		groups = np
+	}
+	for k := range n {
+		group[k] = k
+		if pooled {
+			group[k] = info.Stages[first+k].Pool
+		}
 	}
 	var e *estimate
 	for _, c := range p.cache[j] {
@@ -234,34 +296,33 @@ func (p *Policy) demand(v policies.View, j int, s float64, eta []int, taskSlots 
 		}
 	}
 	if e == nil {
-		e = &estimate{key: key, pending: make([]float64, np)}
-		mean, variance := make([]float64, np), make([]float64, np)
-		for st := first; st < len(info.Stages); st++ {
-			n := float64(v.Pending(j, st))
-			pool := info.Stages[st].Pool
-			mean[pool] += n * mu[st] / s
-			variance[pool] += n * (sd[st] / s) * (sd[st] / s)
+		e = &estimate{key: key, pending: make([]float64, groups)}
+		mean, variance := make([]float64, groups), make([]float64, groups)
+		for k := range n {
+			m := float64(v.Pending(j, first+k))
+			mean[group[k]] += m * mu[k] / s
+			variance[group[k]] += m * (sd[k] / s) * (sd[k] / s)
 		}
 		q := rs.Quantization{Bins: p.cfg.Bins, Theta: p.cfg.Theta, MaxDelta: p.cfg.Delta}
-		for pool := range np {
-			if mean[pool] <= 0 {
+		for g := range groups {
+			if mean[g] <= 0 {
 				continue
 			}
 			var ref *rs.Reference
 			var err error
 			if p.cfg.Estimator == rs.EstimatorImpulse {
-				ref, err = rs.Impulse(mean[pool], q)
+				ref, err = rs.Impulse(mean[g], q)
 			} else {
-				ref, err = rs.Gaussian(mean[pool], math.Sqrt(variance[pool]), q)
+				ref, err = rs.Gaussian(mean[g], math.Sqrt(variance[g]), q)
 			}
 			if err != nil {
-				return fmt.Errorf("rush: job %s: reference: %w", info.ID, err)
+				return nil, fmt.Errorf("rush: job %s: reference: %w", info.ID, err)
 			}
 			est, err := rs.WorstCaseDemand(ref.PMF, p.cfg.Theta, p.cfg.Delta)
 			if err != nil {
-				return fmt.Errorf("rush: job %s: WCDE: %w", info.ID, err)
+				return nil, fmt.Errorf("rush: job %s: WCDE: %w", info.ID, err)
 			}
-			e.pending[pool] = float64(est.Eta)
+			e.pending[g] = float64(est.Eta)
 		}
 		old := p.cache[j]
 		if len(old) >= maxCachedSlots {
@@ -269,141 +330,142 @@ func (p *Policy) demand(v policies.View, j int, s float64, eta []int, taskSlots 
 		}
 		p.cache[j] = append(old, e)
 	}
-	running := make([]float64, np)
+	running := make([]float64, groups)
+	out := make([]plan.Stage, n)
 	now := v.Now()
+	for k := range n {
+		st := first + k
+		out[k] = plan.Stage{Index: st, Pool: info.Stages[st].Pool, Parallel: v.Pending(j, st) + v.Running(j, st),
+			TaskSlots: max(1, int(math.Round(mu[k]/s)))}
+		if v.Pending(j, st) > 0 {
+			out[k].Longest = mu[k]
+		}
+	}
 	for _, r := range v.RunningTasks(j) {
-		running[info.Stages[r.Stage].Pool] += max(0, mu[r.Stage]-(now-r.Start)) / s
+		k := r.Stage - first
+		rem := max(0, mu[k]-(now-r.Start))
+		running[group[k]] += rem / s
+		out[k].Longest = max(out[k].Longest, rem)
 	}
-	any := false
-	for pool := range np {
-		eta[pool] = int(e.pending[pool] + math.Ceil(running[pool]-1e-9))
-		any = any || eta[pool] > 0
+	if !pooled {
+		for k := range out {
+			out[k].Units = int(e.pending[k] + math.Ceil(running[k]-1e-9))
+		}
+		return out, nil
 	}
-	if !any {
-		eta[info.Stages[min(first, len(info.Stages)-1)].Pool] = 1
+	// The papers' per-pool demand: one Stage per pool, at its first stage, whose R is
+	// that stage's (the current stage's R wins).
+	var pools []plan.Stage
+	for k := range out {
+		pool := out[k].Pool
+		i := 0
+		for i < len(pools) && pools[i].Pool != pool {
+			i++
+		}
+		if i == len(pools) {
+			pools = append(pools, plan.Stage{Index: out[k].Index, Pool: pool, TaskSlots: out[k].TaskSlots,
+				Units: int(e.pending[pool] + math.Ceil(running[pool]-1e-9))})
+		}
+		pools[i].Parallel += out[k].Parallel
+		pools[i].Longest = max(pools[i].Longest, out[k].Longest)
 	}
-	for pool := range np {
-		taskSlots[pool] = 1
-	}
-	for st := len(info.Stages) - 1; st >= first; st-- { // the current stage's R wins
-		taskSlots[info.Stages[st].Pool] = max(1, int(math.Round(mu[st]/s)))
-	}
-	return nil
+	return pools, nil
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	act := v.Active()
-	np := len(v.Pools())
-	s := p.cfg.Slot
-	eta := make([][]int, len(act))
-	R := make([][]int, len(act))
-	for k := range act {
-		eta[k], R[k] = make([]int, np), make([]int, np)
+	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3"})
+	if err != nil {
+		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
 	}
-	for range 8 {
-		for k, j := range act {
-			if err := p.demand(v, j, s, eta[k], R[k]); err != nil {
-				return err
-			}
-		}
-		T := 1
-		for pool := range np {
-			total := 0
-			for k := range act {
-				total += eta[k][pool]
-			}
-			if c := v.Capacity(pool); total > 0 && c > 0 {
-				T = max(T, (total+c-1)/c)
-			}
-		}
-		if T <= p.cfg.MaxSlots {
-			var errs []error
-			for pool := range np {
-				if err := p.planPool(ctx, v, act, eta, R, pool, s, T); err != nil {
-					errs = append(errs, err)
-				}
-			}
-			return errors.Join(errs...)
-		}
-		s *= math.Ceil(float64(T) / float64(p.cfg.MaxSlots))
-	}
-	return errors.New("rush: the remaining work does not fit the slot limit")
-}
-
-// planPool solves TAS on one pool and writes its next-slot targets.
-func (p *Policy) planPool(ctx context.Context, v policies.View, act []int, eta, R [][]int, pool int, s float64, T int) error {
-	c := v.Capacity(pool)
-	var jobs []int // workload indices in the instance
-	in := &sched.Instance{Name: "rush-online", Horizon: T, HorizonSource: "file"}
-	now, tu := v.Now(), v.TimeUnit()
-	for k, j := range act {
-		if eta[k][pool] == 0 {
-			continue
-		}
-		info := v.Job(j)
-		jobs = append(jobs, j)
-		in.Jobs = append(in.Jobs, sched.Job{ID: info.ID, Demand: []int{eta[k][pool]}, Release: 1, TaskSlots: R[k][pool],
-			Utility: cora.PlanUtility(info.Utility, max(0, now-info.Arrival)/tu, s/tu, p.cfg.Log)})
-	}
-	if len(jobs) == 0 {
-		return nil
-	}
-	if c <= 0 {
-		return fmt.Errorf("rush: pool %s has no capacity", v.Pools()[pool].Name)
-	}
-	// The horizon of this pool alone (T is the longest over pools).
-	total := 0
-	for _, job := range in.Jobs {
-		total += job.Demand[0]
-	}
-	in.Horizon = max(1, (total+c-1)/c)
-	capa := make([]int, in.Horizon)
-	for t := range capa {
-		capa[t] = c
-	}
-	in.Resources = []sched.Resource{{Name: v.Pools()[pool].Name, Capacity: capa}}
-	targets := p.Targets(v, pool)
-	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: in, Budget: p.cfg.Budget})
+	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget})
 	var inf *solve.Alg3InfeasibleError
+	var pr *plan.Promises
 	switch {
 	case errors.As(err, &inf):
+		// RUSH as printed acts on Alg. 3's targets even when no schedule meets them.
 		p.counts["alg3_infeasible"]++
-		firstSlotEDF(in, inf.Result.Deadlines, c, func(i int, x int) { targets[jobs[i]] = float64(x) })
-		return nil
+		pr = prob.PromiseSlots(inf.Result.Deadlines)
+		if p.cfg.Dispatch == plan.DispatchTargets {
+			firstSlotEDF(prob, inf.Result.Deadlines, func(pool int) []float64 { return p.ca.Targets(v, pool) })
+		}
 	case err != nil:
-		return fmt.Errorf("rush: %s at t=%g: %w", p.name, now, err)
-	}
-	m, err := tas.MapToQueues(in, res.Schedule, tas.MappingOptions{Rounding: tas.ExactVolume})
-	if err != nil {
-		return fmt.Errorf("rush: mapping at t=%g: %w", now, err)
-	}
-	for i := range jobs {
-		targets[jobs[i]] = 0
-	}
-	for _, q := range m.Queues {
-		for _, task := range q {
-			if task.Start < 1 && task.End >= 1 { // holds the container in slot 1
-				targets[jobs[task.Job]]++
+		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
+	default:
+		if pr, err = prob.Promise(res); err != nil {
+			return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
+		}
+		if p.cfg.Dispatch == plan.DispatchTargets {
+			if err := p.mapTargets(v, prob, res.Schedule); err != nil {
+				return fmt.Errorf("rush: mapping at t=%g: %w", v.Now(), err)
 			}
-			if task.Start >= 1 {
-				break // a queue's tasks are in time order
+		}
+	}
+	for j, c := range pr.Job {
+		p.promise[j] = c
+	}
+	p.slot = prob.Slot
+	if p.cfg.Dispatch == plan.DispatchPlan {
+		p.disp.Set(v, prob, pr)
+	}
+	return nil
+}
+
+// mapTargets is rush.txt §IV's hand-over: the continuous time-slot mapping (Alg. 4,
+// exact-volume rounding) of each pool's schedule, and as each job's target the
+// containers its tasks hold in slot 1.
+func (p *Policy) mapTargets(v policies.View, prob *plan.Problem, s *sched.Schedule) error {
+	for pool := range v.Pools() {
+		targets := p.ca.Targets(v, pool)
+		any := false
+		for i, j := range prob.Job {
+			if prob.Instance.Jobs[i].Demand[pool] > 0 {
+				targets[j] = 0
+				any = true
+			}
+		}
+		if !any {
+			continue
+		}
+		m, err := tas.MapToQueues(prob.Instance, s, tas.MappingOptions{Resource: pool, Rounding: tas.ExactVolume})
+		if err != nil {
+			return err
+		}
+		for _, q := range m.Queues {
+			for _, task := range q {
+				if task.Start < 1 && task.End >= 1 { // holds the container in slot 1
+					targets[prob.Job[task.Job]]++
+				}
+				if task.Start >= 1 {
+					break // a queue's tasks are in time order
+				}
 			}
 		}
 	}
 	return nil
 }
 
-// firstSlotEDF fills one slot of capacity c earliest-deadline-first (ties by index), each
-// job up to its demand: the first slot of EDF on the given deadlines, met or not.
-func firstSlotEDF(in *sched.Instance, deadlines []int, c int, set func(i, x int)) {
+// firstSlotEDF fills slot 1 of each pool earliest-deadline-first (ties by part),
+// each part up to its demand: the first slot of EDF on the given deadlines, met or
+// not, added up per job.
+func firstSlotEDF(prob *plan.Problem, deadlines []int, targets func(pool int) []float64) {
+	in := prob.Instance
 	order := make([]int, len(in.Jobs))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return deadlines[a] - deadlines[b] })
-	for _, i := range order {
-		x := min(c, in.Jobs[i].Demand[0])
-		set(i, x)
-		c -= x
+	for r := range in.Resources {
+		t := targets(r)
+		for i, j := range prob.Job {
+			if in.Jobs[i].Demand[r] > 0 {
+				t[j] = 0
+			}
+		}
+		c := in.Resources[r].Capacity[0]
+		for _, i := range order {
+			x := min(c, in.Jobs[i].Demand[r])
+			t[prob.Job[i]] += float64(x)
+			c -= x
+		}
 	}
 }

@@ -2,7 +2,7 @@
 // evidence that the Solution is what it claims: a feasible point (every bound, every row
 // with Ax recomputed, integrality of integer columns, the objective recomputed) and, for
 // a continuous problem with duals, an optimality certificate in the dual sign convention
-// of package solvers (DESIGN.md "verify"; solvers/doc.go):
+// of package solvers (docs/design.md "Data flow"; solvers/doc.go):
 //
 //   - reduced costs: d = c + Qx − Aᵀy recomputed (for a QP, KKT stationarity);
 //   - dual feasibility: σ·y_i > 0 only where row i has a finite lower bound, σ·y_i < 0

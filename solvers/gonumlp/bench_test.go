@@ -38,7 +38,7 @@ func assignmentLP(b *testing.B, n int) *model.Problem {
 	return p
 }
 
-// BenchmarkAssignment is the reference point for the built-in simplex (DESIGN.md asks
+// BenchmarkAssignment is the reference point for the built-in simplex (docs/design.md asks
 // for ≥ 50× faster than gonum); run both in the same process and compare ratios.
 func BenchmarkAssignment(b *testing.B) {
 	for _, n := range []int{10, 20, 30} {

@@ -1,6 +1,6 @@
 // Package gonumlp adapts gonum's dense simplex, gonum.org/v1/gonum/optimize/convex/lp
 // Simplex, to the solvers.Solver interface under the registry name "gonum". It is the
-// reference point of coraopt's benchmarks (DESIGN.md, "Performance": the built-in simplex
+// reference point of coraopt's benchmarks (docs/design.md, "Performance targets": the built-in simplex
 // must beat it by 50×), not a production backend: it is dense, refactors the basis every
 // iteration, returns no duals and no basis, and solves LPs only.
 //

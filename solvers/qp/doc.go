@@ -6,7 +6,7 @@
 //
 // with Q positive semidefinite (negative semidefinite for a maximization, which is
 // negated internally). It exists for the RDS receding-horizon control problem (rds.txt
-// eq. 3; DESIGN.md "RDS-QP"): per control interval, a strictly convex QP in the map and
+// eq. 3; docs/design.md "The methods in brief"): per control interval, a strictly convex QP in the map and
 // reduce allocations of every job over the horizon, with the capacity rows
 // Σ_j (u^m_j + u^r_j)(t+i) ≤ r̂_a(t+i) and u ≥ 0.
 //

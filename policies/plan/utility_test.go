@@ -1,4 +1,4 @@
-package cora_test
+package plan_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/coraopt/coraopt/formulations/tas"
-	"github.com/coraopt/coraopt/policies/cora"
+	"github.com/coraopt/coraopt/policies/plan"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/workload"
 )
@@ -34,7 +34,7 @@ func TestShiftIsExact(t *testing.T) {
 		default:
 			u = sched.RDS{Priority: 2, Soft: 40, Hard: 70}
 		}
-		s := cora.Shift(u, elapsed, k)
+		s := plan.Shift(u, elapsed, k)
 		for slot := 1; slot <= 50; slot++ {
 			want := workload.UtilityOfResponse(u, elapsed+float64(slot)*k)
 			got := s.At(slot)
@@ -60,7 +60,7 @@ func TestLogSigmoid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		s := sched.Sigmoid{Priority: rapid.Float64Range(0.01, 10).Draw(t, "p"), Deadline: rapid.Float64Range(-200, 300).Draw(t, "d"),
 			Decay: rapid.Float64Range(1e-3, 20).Draw(t, "mu")}
-		l := cora.NewLogSigmoid(s)
+		l := plan.NewLogSigmoid(s)
 		prev := math.Inf(1)
 		for slot := 1; slot <= 400; slot++ {
 			got := l.At(slot)
@@ -109,7 +109,7 @@ func TestLogPlanIsTheLexmax(t *testing.T) {
 		logged := *plain
 		logged.Jobs = slices.Clone(plain.Jobs)
 		for j := range logged.Jobs {
-			logged.Jobs[j].Utility = cora.PlanUtility(plain.Jobs[j].Utility, 0, 1, true)
+			logged.Jobs[j].Utility = plan.PlanUtility(plain.Jobs[j].Utility, 0, 1, true)
 		}
 		a, err := tas.OnionPeel(context.Background(), plain, tas.Options{NoSchedule: true})
 		if err != nil {
