@@ -5,29 +5,29 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"slices"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// The simulator's figures (`coraopt simulate --plots`): a utility CDF per policy
-// (cora.txt Fig. 6), Δ = response − deadline box plots per policy and job class
-// (cora.txt Fig. 4), a Gantt of one run (slots over time, coloured by job, as woha.txt
-// Figs. 14–19) and busy slots over time per policy.
+// The simulator's charts: a utility CDF per policy (cora.txt Fig. 6), Δ = response −
+// deadline box plots per policy and job class (cora.txt Fig. 4), a Gantt of one run
+// (slots over time, as woha.txt Figs. 14–19) and step lines (busy slots over time per
+// policy). Each returns a *Figure whose legend sits beside the axes; run.go puts them
+// together for a run.
 
-// Series is one policy's values.
+// Series is one policy's values (or the bound's) and how to draw it.
 type Series struct {
 	Name   string
 	Values []float64
+	Style  LineStyle // Style.Colour fills a box plot's boxes
 }
 
-// UtilityCDF plots, per policy, the fraction of jobs whose utility is at most u.
-func UtilityCDF(series []Series, title string) (*gplot.Plot, error) {
+// UtilityCDF plots, per series, the fraction of jobs whose utility is at most u.
+func UtilityCDF(series []Series, title string) (*Figure, error) {
 	if len(series) == 0 {
 		return nil, errors.New("plot: no series")
 	}
@@ -36,33 +36,32 @@ func UtilityCDF(series []Series, title string) (*gplot.Plot, error) {
 	p.X.Label.Text = "job utility"
 	p.Y.Label.Text = "fraction of jobs with utility ≤ x"
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top, p.Legend.Left = true, true
-	for k, s := range series {
+	p.X.Tick.Marker = plainTicks{}
+	f := newFigure(p, 7*vg.Inch, 4.5*vg.Inch)
+	for _, s := range series {
 		v := slices.Clone(s.Values)
 		slices.Sort(v)
 		pts := make(plotter.XYs, 0, 2*len(v))
 		for i, x := range v {
 			pts = append(pts, plotter.XY{X: x, Y: float64(i) / float64(len(v))}, plotter.XY{X: x, Y: float64(i+1) / float64(len(v))})
 		}
-		if _, err := addLine(p, pts, s.Name, k); err != nil {
+		if err := f.addLine(pts, s.Name, s.Style); err != nil {
 			return nil, err
 		}
 	}
-	return p, nil
+	return f, nil
 }
 
-// addLine adds a line in the k-th colour and dash pattern, with a legend entry.
-func addLine(p *gplot.Plot, pts plotter.XYs, name string, k int) (*plotter.Line, error) {
+// addLine adds a line in the given style, with a legend entry.
+func (f *Figure) addLine(pts plotter.XYs, name string, st LineStyle) error {
 	l, err := plotter.NewLine(pts)
 	if err != nil {
-		return nil, fmt.Errorf("plot: %s: %w", name, err)
+		return fmt.Errorf("plot: %s: %w", name, err)
 	}
-	l.Color = plotutil.Color(k)
-	l.Width = vg.Points(1.3)
-	l.Dashes = plotutil.Dashes(k)
-	p.Add(l)
-	p.Legend.Add(name, l)
-	return l, nil
+	l.Color, l.Width, l.Dashes = st.Colour, st.Width, st.Dashes
+	f.Plot.Add(l)
+	f.key(name, st.Colour, l)
+	return nil
 }
 
 // BoxGroup is one class's values per policy.
@@ -72,15 +71,17 @@ type BoxGroup struct {
 }
 
 // DeltaBoxes draws one box per (class, policy) of Δ = response − deadline (seconds),
-// classes along the x axis, policies side by side within a class; the line at 0 is
-// the deadline.
-func DeltaBoxes(groups []BoxGroup, title string) (*gplot.Plot, error) {
+// classes along the x axis, policies side by side within a class, each box filled
+// with its series' colour; the line at 0 is the deadline.
+func DeltaBoxes(groups []BoxGroup, title string) (*Figure, error) {
 	if len(groups) == 0 || len(groups[0].Series) == 0 {
 		return nil, errors.New("plot: no groups")
 	}
 	p := gplot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = "Δ = response − deadline (s)"
+	p.Y.Tick.Marker = plainTicks{}
+	f := newFigure(p, 7*vg.Inch, 4.5*vg.Inch)
 	np := len(groups[0].Series)
 	width := vg.Points(min(60/float64(np), 18))
 	names := make([]string, len(groups))
@@ -95,12 +96,12 @@ func DeltaBoxes(groups []BoxGroup, title string) (*gplot.Plot, error) {
 				return nil, fmt.Errorf("plot: %s %s: %w", g.Class, s.Name, err)
 			}
 			b.Offset = (vg.Length(k) - vg.Length(np-1)/2) * (width + vg.Points(2))
-			b.FillColor = plotutil.Color(k)
+			b.FillColor = s.Style.Colour
 			p.Add(b)
-			if gi == 0 {
-				p.Legend.Add(s.Name, legendSwatch{plotutil.Color(k)})
-			}
 		}
+	}
+	for _, s := range groups[0].Series {
+		f.key(s.Name, s.Style.Colour, swatch{s.Style.Colour})
 	}
 	zero, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 0}, {X: float64(len(groups)) - 0.5, Y: 0}})
 	if err != nil {
@@ -109,15 +110,15 @@ func DeltaBoxes(groups []BoxGroup, title string) (*gplot.Plot, error) {
 	zero.Color = color.Gray{Y: 100}
 	zero.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	p.Add(zero)
+	f.key("deadline (Δ = 0)", zero.Color, zero)
 	p.NominalX(names...)
-	p.Legend.Top = true
-	return p, nil
+	return f, nil
 }
 
-// legendSwatch is a filled square for the legend of a box plot.
-type legendSwatch struct{ c color.Color }
+// swatch is a filled square for the legend of a box or bar chart.
+type swatch struct{ c color.Color }
 
-func (l legendSwatch) Thumbnail(c *draw.Canvas) {
+func (l swatch) Thumbnail(c *draw.Canvas) {
 	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
 	c.FillPolygon(l.c, pts)
 }
@@ -126,23 +127,25 @@ func (l legendSwatch) Thumbnail(c *draw.Canvas) {
 type Bar struct {
 	Row        int // slot row, 0 at the top
 	Start, End float64
-	Job        int // colour index
+	Colour     color.Color
 }
 
-// SimGantt draws a run's tasks: one row per slot (labelled by rows), time left to
-// right, each task a bar coloured by its job.
-func SimGantt(bars []Bar, rows []string, title string) (*gplot.Plot, error) {
+// SimGantt draws a run's tasks: one row per slot (labelled by rows), time left to right
+// from 0 to the run's end (the last bar's), each task a bar in its colour.
+func SimGantt(bars []Bar, rows []string, title string) (*Figure, error) {
 	if len(rows) == 0 {
 		return nil, errors.New("plot: no slots")
 	}
 	p := gplot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "time (s)"
+	p.X.Tick.Marker = plainTicks{}
 	end := 0.0
 	for _, b := range bars {
 		end = max(end, b.End)
 	}
-	p.Add(&simGantt{bars: bars, rows: len(rows), end: end})
+	g := &simGantt{bars: bars, rows: len(rows), end: end}
+	p.Add(g)
 	labels := make([]string, len(rows))
 	step := max(1, len(rows)/40) // at most about 40 labels
 	for i, r := range rows {
@@ -153,7 +156,10 @@ func SimGantt(bars []Bar, rows []string, title string) (*gplot.Plot, error) {
 	p.NominalY(labels...)
 	p.X.Min, p.X.Max = 0, math.Max(end, 1)
 	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
-	return p, nil
+	h := vg.Length(min(max(0.12*float64(len(rows))+1.5, 3), 16)) * vg.Inch
+	f := newFigure(p, 10*vg.Inch, h)
+	f.gantt = g
+	return f, nil
 }
 
 type simGantt struct {
@@ -170,26 +176,24 @@ func (g *simGantt) Plot(c draw.Canvas, p *gplot.Plot) {
 	tx, ty := p.Transforms(&c)
 	for _, b := range g.bars {
 		y := float64(g.rows - 1 - b.Row)
-		base := toRGBA(plotutil.Color(b.Job))
 		pts := []vg.Point{
 			{X: tx(b.Start), Y: ty(y - 0.42)}, {X: tx(b.End), Y: ty(y - 0.42)},
 			{X: tx(b.End), Y: ty(y + 0.42)}, {X: tx(b.Start), Y: ty(y + 0.42)},
 		}
-		c.FillPolygon(base, c.ClipPolygonXY(pts))
+		c.FillPolygon(b.Colour, c.ClipPolygonXY(pts))
 		c.StrokeLines(draw.LineStyle{Color: color.White, Width: vg.Points(0.3)}, c.ClipLinesXY(append(pts, pts[0]))...)
 	}
 }
 
-// Steps is a step function per policy: Y[i] from X[i] to X[i+1].
+// Steps is a step function: Y[i] from X[i] to X[i+1].
 type Steps struct {
-	Name string
-	X, Y []float64
+	Name  string
+	X, Y  []float64
+	Style LineStyle
 }
 
-// StepLines plots step functions, e.g. utilization over time per policy; a series
-// named "capacity" is drawn as a thick grey reference line, the others in distinct
-// colours and dash patterns so overlapping curves stay apart.
-func StepLines(series []Steps, title, xlabel, ylabel string) (*gplot.Plot, error) {
+// StepLines plots step functions, e.g. utilization over time per policy.
+func StepLines(series []Steps, title, xlabel, ylabel string) (*Figure, error) {
 	if len(series) == 0 {
 		return nil, errors.New("plot: no series")
 	}
@@ -197,8 +201,9 @@ func StepLines(series []Steps, title, xlabel, ylabel string) (*gplot.Plot, error
 	p.Title.Text = title
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
-	p.Legend.Top = true
-	for k, s := range series {
+	p.X.Tick.Marker = plainTicks{}
+	f := newFigure(p, 9*vg.Inch, 4*vg.Inch)
+	for _, s := range series {
 		pts := make(plotter.XYs, 0, 2*len(s.X))
 		for i := range s.X {
 			if i > 0 {
@@ -209,26 +214,9 @@ func StepLines(series []Steps, title, xlabel, ylabel string) (*gplot.Plot, error
 		if len(pts) == 0 {
 			continue
 		}
-		l, err := addLine(p, pts, s.Name, k)
-		if err != nil {
+		if err := f.addLine(pts, s.Name, s.Style); err != nil {
 			return nil, err
 		}
-		if s.Name == "capacity" {
-			l.Color, l.Width, l.Dashes = color.Gray{Y: 170}, vg.Points(3), nil
-		}
 	}
-	return p, nil
-}
-
-// SaveAll writes p to base.svg and base.png at the given size.
-func SaveAll(p *gplot.Plot, base string, w, h vg.Length) error {
-	for _, ext := range []string{".svg", ".png"} {
-		if err := p.Save(w, h, base+ext); err != nil {
-			return fmt.Errorf("plot: %s%s: %w", base, ext, err)
-		}
-	}
-	if _, err := os.Stat(base + ".png"); err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	return nil
+	return f, nil
 }

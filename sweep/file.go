@@ -16,6 +16,7 @@ import (
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
 )
 
 //go:embed sweep.schema.json
@@ -130,11 +131,26 @@ func (ps *problems) add(path, format string, args ...any) {
 // the instance and workload files give, so the CLI exits 2 on all of them. Policies are
 // checked against the registry by constructing each once with its parameters.
 func Parse(data []byte) (*File, error) {
+	f, _, ps, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) > 0 {
+		return nil, &sched.ValidationError{Problems: ps}
+	}
+	return f, nil
+}
+
+// parse reads what it can of a sweep file: the file with every field that parsed, the
+// index in the document's workloads of each of f.Workloads (a bad entry is left out) and
+// the problems. A document that is no JSON object is an error (a *sched.ValidationError)
+// with no file.
+func parse(data []byte) (f *File, workloadAt []int, ps problems, err error) {
 	if len(data) > MaxFileBytes {
-		return nil, invalid("", "document is larger than %d bytes", MaxFileBytes)
+		return nil, nil, nil, invalid("", "document is larger than %d bytes", MaxFileBytes)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, invalid("", "empty document: expected a JSON object")
+		return nil, nil, nil, invalid("", "empty document: expected a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -143,19 +159,18 @@ func Parse(data []byte) (*File, error) {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte{'\n'})
-			return nil, invalid("", "syntax error at line %d (byte %d): %v", line, se.Offset, se)
+			return nil, nil, nil, invalid("", "syntax error at line %d (byte %d): %v", line, se.Offset, se)
 		}
-		return nil, invalid("", "syntax error: %v", err)
+		return nil, nil, nil, invalid("", "syntax error: %v", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, invalid("", "syntax error: more than one JSON value")
+		return nil, nil, nil, invalid("", "syntax error: more than one JSON value")
 	}
 	top, ok := doc.(map[string]any)
 	if !ok {
-		return nil, invalid("", "must be an object, got %s", typeName(doc))
+		return nil, nil, nil, invalid("", "must be an object, got %s", typeName(doc))
 	}
-	var ps problems
-	f := &File{Slot: 60}
+	f = &File{Slot: 60}
 	for _, k := range slices.Sorted(maps.Keys(top)) {
 		switch k {
 		case "name", "workloads", "policies", "seeds", "replications", "seed", "bound", "slot", "metrics", "check":
@@ -166,7 +181,7 @@ func Parse(data []byte) (*File, error) {
 	if v, ok := top["name"]; ok {
 		f.Name, _ = str(&ps, "name", v)
 	}
-	f.Workloads = parseWorkloads(&ps, top)
+	f.Workloads, workloadAt = parseWorkloads(&ps, top)
 	f.Policies = parsePolicies(&ps, top)
 	f.Seeds = parseSeeds(&ps, top)
 	if v, ok := top["bound"]; ok {
@@ -189,27 +204,27 @@ func Parse(data []byte) (*File, error) {
 			ps.add("", "the grid has %d cells, more than the limit of %d", n, MaxCells)
 		}
 	}
-	if len(ps) > 0 {
-		return nil, &sched.ValidationError{Problems: ps}
-	}
-	return f, nil
+	return f, workloadAt, ps, nil
 }
 
 func invalid(path, format string, args ...any) error {
 	return &sched.ValidationError{Problems: []sched.Problem{{Path: path, Msg: fmt.Sprintf(format, args...)}}}
 }
 
-func parseWorkloads(ps *problems, top map[string]any) []WorkloadSpec {
+// parseWorkloads returns the workloads that parsed and the index of each in the
+// document's list.
+func parseWorkloads(ps *problems, top map[string]any) ([]WorkloadSpec, []int) {
 	v, ok := top["workloads"]
 	if !ok {
 		ps.add("workloads", "required")
-		return nil
+		return nil, nil
 	}
 	arr, ok := array(ps, "workloads", v)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	var out []WorkloadSpec
+	var at []int
 	seen := map[string]int{}
 	for i, e := range arr {
 		path := fmt.Sprintf("workloads[%d]", i)
@@ -236,8 +251,9 @@ func parseWorkloads(ps *problems, top map[string]any) []WorkloadSpec {
 		}
 		seen[w.Label()] = i
 		out = append(out, w)
+		at = append(at, i)
 	}
-	return out
+	return out, at
 }
 
 func parseGenerator(ps *problems, path string, x map[string]any) (WorkloadSpec, bool) {
@@ -262,7 +278,7 @@ func parseGenerator(ps *problems, path string, x map[string]any) (WorkloadSpec, 
 	}
 	if v, ok := x["jobs"]; !ok {
 		ps.add(path+".jobs", "required")
-	} else if j, ok := integer(ps, path+".jobs", v, 1, 1<<24); ok {
+	} else if j, ok := integer(ps, path+".jobs", v, 1, workload.MaxGeneratedJobs); ok { // gen's bound
 		w.Jobs = int(j)
 	}
 	if v, ok := x["seed"]; ok {
@@ -294,7 +310,8 @@ func parsePolicies(ps *problems, top map[string]any) []PolicySpec {
 		return nil
 	}
 	var out []PolicySpec
-	seen := map[string]int{}
+	var labels []string
+	var at []int
 	for i, e := range arr {
 		path := fmt.Sprintf("policies[%d]", i)
 		var p PolicySpec
@@ -375,12 +392,13 @@ func parsePolicies(ps *problems, top map[string]any) []PolicySpec {
 			}
 			continue
 		}
-		if j, dup := seen[p.Label()]; dup {
-			ps.add(path, "the same policy as policies[%d]", j)
-			continue
-		}
-		seen[p.Label()] = i
+		labels = append(labels, p.Label())
+		at = append(at, i)
 		out = append(out, p)
+	}
+	// The rule simulate --policies follows: each policy (with its parameters) once.
+	if j, k := all.Repeated(labels); k >= 0 {
+		ps.add(fmt.Sprintf("policies[%d]", at[k]), "the same policy as policies[%d]", at[j])
 	}
 	return out
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
 )
 
 func TestParse(t *testing.T) {
@@ -71,6 +72,7 @@ func TestParseErrors(t *testing.T) {
 		{"workload type", `{"workloads": [3], "policies": ["fifo"], "seeds": [1]}`, `workloads[0]: must be a path (string) or a generator`},
 		{"family", `{"workloads": [{"family": "x", "jobs": 3}], "policies": ["fifo"], "seeds": [1]}`, `workloads[0].family: must be one of cora, rush, rds, got "x"`},
 		{"jobs", `{"workloads": [{"family": "cora", "jobs": 0}], "policies": ["fifo"], "seeds": [1]}`, `workloads[0].jobs: must be from 1 to`},
+		{"jobs beyond gen's bound", `{"workloads": [{"family": "rds", "jobs": 200001}], "policies": ["fifo"], "seeds": [1]}`, `workloads[0].jobs: must be from 1 to 200000`},
 		{"jobs float", `{"workloads": [{"family": "cora", "jobs": 2.5}], "policies": ["fifo"], "seeds": [1]}`, `workloads[0].jobs: must be an integer`},
 		{"jobs missing", `{"workloads": [{"family": "cora"}], "policies": ["fifo"], "seeds": [1]}`, `workloads[0].jobs: required`},
 		{"generator field", `{"workloads": [{"family": "cora", "jobs": 3, "n": 1}], "policies": ["fifo"], "seeds": [1]}`, `workloads[0].n: unknown field`},
@@ -225,6 +227,80 @@ func TestParseHugeIntegers(t *testing.T) {
 	} {
 		if f, err := Parse([]byte(doc)); err == nil || !strings.Contains(err.Error(), "seeds[0]: must be") {
 			t.Errorf("%s: %v %+v", doc, err, f)
+		}
+	}
+}
+
+// Load reports a sweep file's own problems and its workloads' at once: a missing
+// workload file used to surface only after the schema errors were fixed (issue 32). A
+// workload is named by its index in the document even when an earlier entry was refused.
+func TestLoadReportsEveryProblem(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.json")
+	doc := `{"workloads": [7, "missing.json", {"family": "rds", "jobs": 2, "seed": 1}, "gone.json"],
+	 "policies": ["fifo", "bogus"], "replications": 0, "extra": 1}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(path)
+	var ve *sched.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want a *sched.ValidationError, got %v", err)
+	}
+	var got []string
+	for _, p := range ve.Problems {
+		got = append(got, p.Path)
+	}
+	want := []string{"extra", "workloads[0]", "policies[1]", "replications", "workloads[1]", "workloads[3]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problem paths (-want +got):\n%s\n%v", diff, err)
+	}
+	if !strings.Contains(err.Error(), "workloads[1]: workload: open") || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("the missing workload is not named at its path:\n%v", err)
+	}
+}
+
+// A sweep file names each policy once, by the rule simulate --policies follows
+// (all.Repeated over the labels, parameters included): the first repeat is refused
+// naming both entries; rush and rush with a parameter are two policies.
+func TestParseRepeatedPolicy(t *testing.T) {
+	doc := `{"workloads": ["a"], "seeds": [1], "policies": ["fifo", "edf", {"name": "rush", "delta": 0.7}, "rush", {"delta": 0.7, "name": "rush"}, "edf"]}`
+	_, err := Parse([]byte(doc))
+	var ve *sched.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("want a *sched.ValidationError, got %v", err)
+	}
+	want := []sched.Problem{{Path: "policies[4]", Msg: "the same policy as policies[2]"}}
+	if diff := cmp.Diff(want, ve.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	labels := []string{"fifo", "edf", "rush(delta=0.7)", "rush", "rush(delta=0.7)", "edf"}
+	if j, k := all.Repeated(labels); j != 2 || k != 4 {
+		t.Errorf("simulate's rule finds (%d, %d) on the same labels, the sweep file (2, 4)", j, k)
+	}
+}
+
+// A generator in a sweep file runs through coraopt gen's registry and draws what the
+// family's generator draws: the workloads, and so the records, are unchanged.
+func TestGeneratorIsGens(t *testing.T) {
+	for _, tc := range []struct {
+		spec WorkloadSpec
+		want func() (*workload.Workload, error)
+	}{
+		{WorkloadSpec{Family: "cora", Jobs: 5, Seed: 2, BudgetRatio: 2}, func() (*workload.Workload, error) { return workload.CORAWorkload(5, 2) }},
+		{WorkloadSpec{Family: "rush", Jobs: 4, Seed: 3, BudgetRatio: 1.5}, func() (*workload.Workload, error) { return workload.RUSHWorkload(4, 3, 1.5) }},
+		{WorkloadSpec{Family: "rds", Jobs: 3, Seed: 1, BudgetRatio: 2}, func() (*workload.Workload, error) { return workload.RDSWorkload(3, 1) }},
+	} {
+		got, err := tc.spec.load(".")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec.Label(), err)
+		}
+		want, err := tc.want()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(want, got) {
+			t.Errorf("%s: not the family's workload", tc.spec.Label())
 		}
 	}
 }

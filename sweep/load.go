@@ -33,52 +33,70 @@ type Sweep struct {
 
 // Load parses the sweep file at path and loads its workloads (files relative to the
 // sweep file's directory, generators run). Bad input yields a *sched.ValidationError
-// naming the JSON path (a workload file's own problems under workloads[i]).
+// naming the JSON path (a workload file's own problems under workloads[i]): every
+// problem at once, the file's and its workloads'.
 func Load(path string) (*Sweep, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("sweep: %w", err)
 	}
-	f, err := Parse(data)
+	f, at, ps, err := parse(data)
 	if err != nil {
 		return nil, err
 	}
-	return f.Resolve(filepath.Dir(path))
+	s, hashes := f.resolve(filepath.Dir(path), at, &ps)
+	if len(ps) > 0 {
+		return nil, &sched.ValidationError{Problems: ps}
+	}
+	s.Fingerprint = fingerprint(f, hashes)
+	return s, nil
 }
 
 // Resolve loads f's workloads, reading relative paths from dir.
 func (f *File) Resolve(dir string) (*Sweep, error) {
-	s := &Sweep{File: *f, Dir: dir}
+	at := make([]int, len(f.Workloads))
+	for i := range at {
+		at[i] = i
+	}
 	var ps problems
+	s, hashes := f.resolve(dir, at, &ps)
+	if len(ps) > 0 {
+		return nil, &sched.ValidationError{Problems: ps}
+	}
+	s.Fingerprint = fingerprint(f, hashes)
+	return s, nil
+}
+
+// resolve loads f's workloads, f.Workloads[i] being workloads[at[i]] of the document,
+// adding their problems to ps; it returns the sweep without its fingerprint and the
+// workloads' hashes.
+func (f *File) resolve(dir string, at []int, ps *problems) (*Sweep, []string) {
+	s := &Sweep{File: *f, Dir: dir}
 	hashes := make([]string, len(f.Workloads))
 	for i, spec := range f.Workloads {
-		at := fmt.Sprintf("workloads[%d]", i)
+		path := fmt.Sprintf("workloads[%d]", at[i])
 		w, err := spec.load(dir)
 		if err != nil {
 			var ve *sched.ValidationError
 			if errors.As(err, &ve) {
 				for _, p := range ve.Problems {
-					ps.add(at, "%s: %s", spec.Label(), p.String())
+					ps.add(path, "%s: %s", spec.Label(), p.String())
 				}
 			} else {
-				ps.add(at, "%v", err)
+				ps.add(path, "%v", err)
 			}
 			continue
 		}
 		var buf bytes.Buffer
 		if err := workload.Encode(&buf, w); err != nil {
-			ps.add(at, "%v", err)
+			ps.add(path, "%v", err)
 			continue
 		}
 		sum := sha256.Sum256(buf.Bytes())
 		hashes[i] = hex.EncodeToString(sum[:])
 		s.Workload = append(s.Workload, w)
 	}
-	if len(ps) > 0 {
-		return nil, &sched.ValidationError{Problems: ps}
-	}
-	s.Fingerprint = fingerprint(f, hashes)
-	return s, nil
+	return s, hashes
 }
 
 func (w WorkloadSpec) load(dir string) (*workload.Workload, error) {
@@ -89,14 +107,19 @@ func (w WorkloadSpec) load(dir string) (*workload.Workload, error) {
 			p = filepath.Join(dir, p)
 		}
 		return workload.DecodeFile(p)
-	case "cora":
-		return workload.CORAWorkload(w.Jobs, w.Seed)
-	case "rush":
-		return workload.RUSHWorkload(w.Jobs, w.Seed, w.BudgetRatio)
-	case "rds":
-		return workload.RDSWorkload(w.Jobs, w.Seed)
 	}
-	return nil, fmt.Errorf("unknown family %q", w.Family)
+	// The generator coraopt gen runs for the same family and options.
+	reg, err := workload.NewRegistry(workload.Families()...)
+	if err != nil {
+		return nil, err
+	}
+	fam, ok := reg.Family(w.Family)
+	if !ok || fam.Generate == nil {
+		return nil, fmt.Errorf("unknown family %q", w.Family)
+	}
+	args := workload.DefaultArgs()
+	args.Jobs, args.Seed, args.BudgetRatio = w.Jobs, w.Seed, w.BudgetRatio
+	return fam.Generate(args)
 }
 
 // fingerprint hashes what the records depend on. The sweep's name and the workloads'

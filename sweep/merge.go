@@ -15,11 +15,15 @@ import (
 
 // Stat summarizes one metric over the seeds of a group: mean, median and the 95%
 // confidence interval of the mean (Student's t with n−1 degrees of freedom; null with
-// one seed, which has no spread).
+// one seed, which has no spread). It is the one statistic of coraopt's outputs: sweep
+// merge prints mean, median and interval, simulate --replications mean and Std.
 type Stat struct {
 	Mean   float64     `json:"mean"`
 	Median float64     `json:"median"`
 	CI95   *[2]float64 `json:"ci95"`
+	// Std is the sample standard deviation (n−1 in the denominator; 0 with one seed).
+	// Merged output gives the interval instead, so it is not a key there.
+	Std float64 `json:"-"`
 }
 
 // NewStat summarizes xs (at least one value).
@@ -34,9 +38,9 @@ func NewStat(xs []float64) Stat {
 		s.Median = (sorted[n/2-1] + sorted[n/2]) / 2
 	}
 	if n >= 2 {
-		sd := stat.StdDev(xs, nil)
+		s.Std = stat.StdDev(xs, nil)
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-		h := t * sd / math.Sqrt(float64(n))
+		h := t * s.Std / math.Sqrt(float64(n))
 		s.CI95 = &[2]float64{s.Mean - h, s.Mean + h}
 	}
 	return s
@@ -57,6 +61,32 @@ type Group struct {
 	MinGap *Stat        `json:"min_gap,omitempty"`
 	SumGap *Stat        `json:"sum_gap,omitempty"`
 	Timing *GroupTiming `json:"timing,omitempty"`
+}
+
+// GroupMetric is one aggregated metric of a group: Key names it in CSV and figure
+// files (timing's with a "timing." prefix), Title in tables and on axes.
+type GroupMetric struct {
+	Key, Title string
+	Stat       *Stat
+}
+
+// Metrics lists the group's aggregated metrics in output order: min and sum utility,
+// deadlines met, miss penalty, the gaps to the bound (sweeps with "bound") and the
+// decision p99 (with timing).
+func (g *Group) Metrics() []GroupMetric {
+	out := []GroupMetric{
+		{"min_utility", "min utility", &g.MinUtility},
+		{"sum_utility", "sum utility", &g.SumUtility},
+		{"deadlines_met", "deadlines met", &g.DeadlinesMet},
+		{"deadline_miss_penalty", "miss penalty", &g.MissPenalty},
+	}
+	if g.MinGap != nil {
+		out = append(out, GroupMetric{"min_gap", "min gap to bound", g.MinGap}, GroupMetric{"sum_gap", "sum gap to bound", g.SumGap})
+	}
+	if g.Timing != nil {
+		out = append(out, GroupMetric{"timing.decision_p99_us", "decision p99 µs", &g.Timing.DecisionP99Micros})
+	}
+	return out
 }
 
 // GroupTiming aggregates the wall-clock figures of a group's cells.

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 	"time"
 
+	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sim"
@@ -166,96 +165,25 @@ func (s *Sweep) Pending(opt RunOptions) []int {
 	return out
 }
 
-// Run runs the pending cells of the shard on a pool of workers and hands each record to
-// emit in cell order, whatever the number of workers, as soon as every earlier pending
-// cell has been emitted. When ctx ends Run stops starting cells, emits the finished
-// prefix, and returns ctx's error; a record is never emitted for an interrupted cell. An
-// error from emit stops the run and is returned.
+// Run runs the pending cells of the shard on a pool of workers (internal/workpool, the
+// pool `coraopt simulate` runs its replications on) and hands each record to emit in cell
+// order, whatever the number of workers, as soon as every earlier pending cell has been
+// emitted. When ctx ends Run stops starting cells, emits the finished prefix, and returns
+// ctx's error; a record is never emitted for an interrupted cell. An error from emit
+// stops the run and is returned. A panic in a cell stops the run too and comes back as
+// a *workpool.PanicError (a bug: the command line exits 3 on it).
 func (s *Sweep) Run(ctx context.Context, opt RunOptions, emit func(*Record) error) error {
 	if opt.Shards < 0 || opt.Shard < 0 || (opt.Shards > 0 && opt.Shard >= opt.Shards) {
 		return fmt.Errorf("sweep: shard %d of %d: want 0 <= K < N", opt.Shard, opt.Shards)
 	}
 	cells := s.Pending(opt)
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	err := workpool.Run(ctx, len(cells), workpool.Options{Workers: opt.Workers, Progress: opt.Progress},
+		func(ctx context.Context, k int) (*Record, error) { return s.RunCell(ctx, cells[k]) },
+		func(_ int, rec *Record) error { return emit(rec) })
+	var pe *workpool.PanicError
+	if errors.As(err, &pe) {
+		pe.Task = cells[pe.Task] // the cell, not its place among the pending ones
+		return fmt.Errorf("sweep: cell %d: %w", pe.Task, pe)
 	}
-	workers = min(workers, max(len(cells), 1))
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-
-	type result struct {
-		k   int // position in cells
-		rec *Record
-		err error
-	}
-	jobs := make(chan int)
-	results := make(chan result, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				rec, err := s.RunCell(ctx, cells[k])
-				results <- result{k, rec, err}
-			}
-		}()
-	}
-	go func() {
-		defer close(jobs)
-		for k := range cells {
-			select {
-			case jobs <- k:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(results) }()
-
-	// Reorder: hold finished records until every earlier one is out.
-	held := map[int]*Record{}
-	next := 0
-	var firstErr error
-	for r := range results {
-		if r.err != nil {
-			if firstErr == nil && !errors.Is(r.err, context.Canceled) && !errors.Is(r.err, context.DeadlineExceeded) {
-				firstErr = r.err
-				cancel()
-			}
-			continue
-		}
-		if opt.Progress != nil {
-			opt.Progress()
-		}
-		held[r.k] = r.rec
-		for firstErr == nil {
-			rec, ok := held[next]
-			if !ok {
-				break
-			}
-			delete(held, next)
-			next++
-			if err := emit(rec); err != nil {
-				firstErr = err
-				cancel()
-			}
-		}
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if next < len(cells) {
-		// Only an ended context leaves cells unemitted without an error of their own.
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		return fmt.Errorf("sweep: %d of %d cells did not finish", len(cells)-next, len(cells))
-	}
-	// Cells that finished before the caller cancelled are emitted (nothing computed is
-	// lost), and the caller still learns the run was cancelled, even when every cell
-	// happened to be done by then.
-	return parent.Err()
+	return err
 }

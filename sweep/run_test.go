@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"pgregory.net/rapid"
 
+	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/workload"
@@ -410,11 +411,17 @@ func TestNewStat(t *testing.T) {
 	if st.Mean != 2.5 || st.Median != 2.5 || st.CI95 == nil || math.Abs(st.CI95[0]-(2.5-h)) > 1e-9 || math.Abs(st.CI95[1]-(2.5+h)) > 1e-9 {
 		t.Fatalf("%+v, want CI 2.5 ± %g", st, h)
 	}
+	if math.Abs(st.Std-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Fatalf("std %g, want sqrt(5/3)", st.Std)
+	}
+	if data, err := json.Marshal(st); err != nil || strings.Contains(string(data), "std") {
+		t.Fatalf("merged output grew a std key: %s (%v)", data, err)
+	}
 	st = NewStat([]float64{7, 1, 3})
 	if st.Median != 3 || st.Mean != 11.0/3 {
 		t.Fatalf("%+v", st)
 	}
-	if st := NewStat([]float64{5}); st.CI95 != nil || st.Mean != 5 || st.Median != 5 {
+	if st := NewStat([]float64{5}); st.CI95 != nil || st.Mean != 5 || st.Median != 5 || st.Std != 0 {
 		t.Fatalf("one seed: %+v", st)
 	}
 	if st := NewStat([]float64{2, 2, 2}); st.CI95 == nil || st.CI95[0] != 2 || st.CI95[1] != 2 {
@@ -504,5 +511,25 @@ func TestPartLockedAgainstASecondRun(t *testing.T) {
 	os.WriteFile(held.path+".lock", []byte("junk"), 0o644)
 	if _, _, err := s.OpenPart(held.path, 0, 1); err == nil || !strings.Contains(err.Error(), "its PID is unknown") {
 		t.Fatalf("unreadable holder: %v", err)
+	}
+}
+
+// A panic in a cell stops the run after the cells before it and comes back as a
+// *workpool.PanicError naming the cell (the command line exits 3 on it), instead of
+// ending the process with Go's exit code 2, a bad input's.
+func TestRunCellPanicIsAnError(t *testing.T) {
+	s := loadTiny(t, "")
+	s.Workload[1] = nil // the cells of workload 1 (9-17) dereference it
+	var cells []int
+	err := s.Run(t.Context(), RunOptions{Workers: 1}, func(r *Record) error {
+		cells = append(cells, r.Cell)
+		return nil
+	})
+	var pe *workpool.PanicError
+	if !errors.As(err, &pe) || pe.Task != 9 || !strings.Contains(err.Error(), "cell 9") {
+		t.Fatalf("err %v, want the panic of cell 9", err)
+	}
+	if len(cells) != 9 || cells[8] != 8 {
+		t.Fatalf("emitted cells %v, want 0-8", cells)
 	}
 }

@@ -208,6 +208,7 @@ func (w *Workload) Validate() error {
 		add("time_unit", "must be a finite number > 0")
 	}
 	c := &w.Cluster
+	givenPools := len(c.Workers) == 0
 	switch {
 	case len(c.Pools) > 0 && len(c.Workers) > 0 && !w.completed():
 		add("cluster", `must give exactly one of "pools" and "workers"`)
@@ -334,6 +335,7 @@ func (w *Workload) Validate() error {
 			}
 		}
 	}
+	checkEmptyPools(w, givenPools, add)
 	if len(ps) == 0 {
 		if cyc := w.cycle(ids); cyc != "" {
 			add("jobs", "the after edges form a cycle: %s", cyc)
@@ -343,6 +345,29 @@ func (w *Workload) Validate() error {
 		return &sched.ValidationError{Problems: ps}
 	}
 	return nil
+}
+
+// checkEmptyPools refuses a pool with no slot that a stage runs on: no capacity step
+// can raise a pool above its slots, so the run could only stop with the job stuck.
+// The problem names the pool's slots field (cluster.pools[i].slots; cluster.workers when
+// the cluster is given as workers) and the first stage on it.
+func checkEmptyPools(w *Workload, givenPools bool, add func(string, string, ...any)) {
+	reported := map[int]bool{}
+	for i := range w.Jobs {
+		for s, st := range w.Jobs[i].Stages {
+			k := w.Cluster.PoolIndex(st.Pool)
+			if k < 0 || w.Cluster.Pools[k].Slots != 0 || reported[k] {
+				continue
+			}
+			reported[k] = true
+			user := index(key(index("jobs", i), "stages"), s)
+			if givenPools {
+				add(key(index("cluster.pools", k), "slots"), "must be >= 1: %s runs on pool %q", user, st.Pool)
+			} else {
+				add("cluster.workers", "pool %q has 0 slots on every worker: %s runs on it", st.Pool, user)
+			}
+		}
+	}
 }
 
 // validateWorkflows checks the declared workflows and returns their indices by id.

@@ -78,6 +78,10 @@ func TestDecodeProblems(t *testing.T) {
 		{"slow start range", `"pool": "containers", "tasks": 2,`, `"pool": "containers", "tasks": 2, "slow_start": 1.5,`, []string{"jobs[0].stages[0].slow_start: must be <= 1"}},
 		{"task data count", `"task_data": [64, 128]`, `"task_data": [64]`, []string{"jobs[0].stages[0].task_data: has 1 entries for 2 tasks"}},
 		{"task data sign", `"task_data": [64, 128]`, `"task_data": [64, -1]`, []string{"jobs[0].stages[0].task_data[1]: must be >= 0"}},
+		// A pool with no slot that a stage runs on could only end in a stuck run (exit 1);
+		// it is bad input (issue 32, item 9).
+		{"empty pool", `"slots": 2}]}`, `"slots": 0}]}`, []string{`cluster.pools[0].slots: must be >= 1: jobs[0].stages[0] runs on pool "containers"`}},
+		{"empty worker pool", `"pools": [{"name": "containers", "slots": 2}]`, `"workers": [{"count": 3, "slots": {"containers": 0, "spare": 1}}]`, []string{`cluster.workers: pool "containers" has 0 slots on every worker: jobs[0].stages[0] runs on it`}},
 		{"missing utility", `"utility": {"type": "table", "values": [3, 3, 2, 1]},`, ``, []string{"jobs[1].utility: required"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

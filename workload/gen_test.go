@@ -148,3 +148,24 @@ func TestCORAWorkloadMix(t *testing.T) {
 		t.Errorf("a mix with DrawClasses accepted")
 	}
 }
+
+// ParseCORAMix never panics; what it accepts is three shares that CORAWorkloadWith takes,
+// and their counts sum to the job count.
+func FuzzParseCORAMix(f *testing.F) {
+	for _, s := range []string{"0.2,0.6,0.2", "0.1, 0.65, 0.25", "1,0,0", "0.5,0.5", "a,b,c", "1e308,1e308,-1e308", "0x1p-2,0.5,0.25", ",,", "Inf,0,0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, err := ParseCORAMix(s)
+		if err != nil {
+			return
+		}
+		if m.Validate() != nil {
+			t.Fatalf("%q: accepted %v, which Validate refuses", s, m)
+		}
+		c := m.Counts(17)
+		if c[0]+c[1]+c[2] != 17 || c[0] < 0 || c[1] < 0 || c[2] < 0 {
+			t.Fatalf("%q: counts %v of 17 jobs", s, c)
+		}
+	})
+}

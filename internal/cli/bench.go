@@ -19,7 +19,6 @@ import (
 	"github.com/coraopt/coraopt/internal/bench"
 	"github.com/coraopt/coraopt/solve"
 	"github.com/coraopt/coraopt/solvers"
-	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
 
 type benchOptions struct {
@@ -41,18 +40,6 @@ type benchOptions struct {
 	backends func(names []string) ([]bench.Backend, error)
 	env      func() bench.Environment
 }
-
-// Default ranges of the scaling report, doubling: 1,000 to 64,000 jobs for onion
-// peeling's sweep and WCDE, 64 to 1,024 for the layered engine (a bisection per layer,
-// about one layer per job).
-const (
-	scalingFrom = 1000
-	scalingTo   = 64000
-	layeredFrom = 64
-	layeredTo   = 1024
-	maxparFrom  = 1000
-	maxparTo    = 8000
-)
 
 func newBenchCmd(s Streams, g *globalOptions) *cobra.Command {
 	return newBenchCmdWith(s, &benchOptions{g: g})
@@ -191,10 +178,11 @@ func runBench(ctx context.Context, s Streams, o *benchOptions, suiteSet bool) er
 	if o.timeLimit < 0 {
 		return usageErrf("--time-limit %v: want 0 (none) or more", o.timeLimit)
 	}
-	cases, settings, err := benchCases(o, suiteSet)
+	selected, err := benchCases(o, suiteSet)
 	if err != nil {
 		return err
 	}
+	cases := selected.Cases
 	backends, err := resolveBackends(o)
 	if err != nil {
 		return err
@@ -207,15 +195,15 @@ func runBench(ctx context.Context, s Streams, o *benchOptions, suiteSet bool) er
 	if o.env != nil {
 		env = o.env
 	}
-	meta := bench.Meta{Suite: settings.suite, Started: clock.Now().UTC(), Environment: env(),
+	meta := bench.Meta{Suite: selected.Suite, Started: clock.Now().UTC(), Environment: env(),
 		Settings: bench.Settings{Repeat: o.repeat, Warmup: o.warmup, TimeLimitSeconds: o.timeLimit.Seconds(),
-			ShiftSeconds: bench.DefaultShift.Seconds(), AgreementTol: bench.AgreementTol, Sizes: settings.sizes, Cases: o.cases}}
+			ShiftSeconds: bench.DefaultShift.Seconds(), AgreementTol: bench.AgreementTol, Sizes: selected.Sizes, Cases: o.cases}}
 	meta.Environment.Solvers = map[string]string{}
 	for _, b := range backends {
 		meta.Settings.Solvers = append(meta.Settings.Solvers, b.Name)
 		meta.Environment.Solvers[b.Name] = b.Version
 	}
-	if settings.seeded {
+	if selected.Seeded {
 		seed := o.seed
 		meta.Settings.Seed = &seed
 	}
@@ -260,115 +248,33 @@ func runBench(ctx context.Context, s Streams, o *benchOptions, suiteSet bool) er
 	return nil
 }
 
-type benchSettings struct {
-	suite  string
-	sizes  []string
-	seeded bool
-}
-
-// benchCases builds the suite the flags ask for.
-func benchCases(o *benchOptions, suiteSet bool) ([]bench.Case, benchSettings, error) {
-	var st benchSettings
-	if o.instances != "" && suiteSet {
-		return nil, st, usageErrf("--suite and --instances: choose one")
+// benchCases builds the cases the flags select (bench.Select), its errors named as flags.
+func benchCases(o *benchOptions, suiteSet bool) (*bench.Selected, error) {
+	sel := bench.Selection{Suite: o.suite, Instances: o.instances, Seed: o.seed, Scaling: o.scaling, Registry: o.g.registry}
+	if o.instances != "" && !suiteSet {
+		sel.Suite = "" // the flag's default gives way to --instances
 	}
-	var sizes []bench.Dims
 	if o.sizes != "" {
 		var err error
-		if sizes, err = bench.ParseSizes(o.sizes); err != nil {
-			return nil, st, usageErrf("--sizes: %v", err)
-		}
-		for _, d := range sizes {
-			st.sizes = append(st.sizes, d.String())
+		if sel.Sizes, err = bench.ParseSizes(o.sizes); err != nil {
+			return nil, usageErrf("--sizes: %v", err)
 		}
 	}
-	var filter *regexp.Regexp
 	if o.cases != "" {
 		var err error
-		if filter, err = regexp.Compile(o.cases); err != nil {
-			return nil, st, usageErrf("--cases: %v", err)
+		if sel.Cases, err = regexp.Compile(o.cases); err != nil {
+			return nil, usageErrf("--cases: %v", err)
 		}
 	}
-	if o.scaling && (o.instances != "" || o.suite != "fastpaths") {
-		return nil, st, usageErrf("--scaling goes with --suite fastpaths")
-	}
-	var cases []bench.Case
+	selected, err := bench.Select(sel)
+	var se *bench.SelectionError
 	switch {
-	case o.instances != "":
-		if sizes != nil {
-			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to --instances")
-		}
-		st.suite = "instances:" + o.instances
-		var err error
-		if cases, err = bench.DirSuite(o.instances, o.g.registry); err != nil {
-			return nil, st, usageErr(fmt.Errorf("--instances: %w", err))
-		}
-	case o.suite == "netlib":
-		if sizes != nil {
-			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to netlib")
-		}
-		st.suite = "netlib"
-		dir, err := models.Dir()
-		if err != nil {
-			return nil, st, usageErr(err)
-		}
-		cases = bench.NetlibSuite(dir)
-	case o.suite == "netlib-full":
-		if sizes != nil {
-			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to netlib-full")
-		}
-		st.suite = "netlib-full"
-		dir, err := models.FullDir()
-		if err != nil {
-			return nil, st, usageErr(err)
-		}
-		cases = bench.NetlibFullSuite(dir)
-	case o.suite == "miplib":
-		if sizes != nil {
-			return nil, st, usageErrf("--sizes applies to the generated suites (formulations, fastpaths), not to miplib")
-		}
-		st.suite = "miplib"
-		dir, err := models.Dir()
-		if err != nil {
-			return nil, st, usageErr(err)
-		}
-		cases = bench.MIPLIBSuite(dir)
-	case o.suite == "formulations":
-		st.suite, st.seeded = "formulations", true
-		cases = bench.FormulationsSuite(sizes, o.seed, o.g.registry)
-	case o.suite == "fastpaths":
-		st.suite, st.seeded = "fastpaths", true
-		if o.scaling {
-			st.suite = "fastpaths-scaling"
-			layered, maxpar := sizes, sizes
-			if sizes == nil {
-				sizes = bench.ScalingSizes(scalingFrom, scalingTo)
-				layered = bench.ScalingSizes(layeredFrom, layeredTo)
-				maxpar = bench.ScalingSizes(maxparFrom, maxparTo)
-				for _, d := range slices.Concat(sizes, layered, maxpar) {
-					st.sizes = append(st.sizes, d.String())
-				}
-			}
-			cases = bench.ScalingSuite(sizes, layered, maxpar, o.seed)
-		} else {
-			cases = bench.FastpathsSuite(sizes, o.seed, nil)
-		}
-	default:
-		return nil, st, usageErrf("--suite %q: want netlib, netlib-full, miplib, formulations or fastpaths", o.suite)
+	case errors.As(err, &se):
+		return nil, usageErrf("--%v", se) // --sizes: applies to …
+	case err != nil:
+		return nil, usageErr(err)
 	}
-	if filter != nil {
-		var kept []bench.Case
-		for _, c := range cases {
-			if filter.MatchString(c.Name) {
-				kept = append(kept, c)
-			}
-		}
-		if len(kept) == 0 {
-			return nil, st, usageErrf("--cases %q matches no instance of the suite", o.cases)
-		}
-		cases = kept
-	}
-	return cases, st, nil
+	return selected, nil
 }
 
 // resolveBackends turns --solvers into backends: unknown or not compiled in is a usage

@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coraopt/coraopt/internal/gzfile"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/model/lpformat"
 	"github.com/coraopt/coraopt/model/mps"
@@ -53,7 +53,7 @@ func newLPCmd(s Streams, g *globalOptions) *cobra.Command {
 the solver backends compiled into this binary ("coraopt solvers" lists them); without
 --solver, the first compiled in of the model's class in the default order.
 
-FILE is a path, or - for standard input. A file ending in .gz is decompressed.
+FILE is a path, or - for standard input; gzip-compressed input (a .gz file) is decompressed.
 Formats (--format):
   auto       by extension: .lp is CPLEX-LP, anything else MPS; standard input is
              recognised by its first word (Minimize/Maximize: LP). The default.
@@ -183,19 +183,14 @@ func readModel(s Streams, path, format string) (*model.Problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := io.ReadAll(r)
-	r.Close()
+	defer r.Close()
+	text, err := gzfile.Sniff(r)
 	if err != nil {
 		return nil, usageErrf("%s: %v", name, err)
 	}
-	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
-		z, err := gzip.NewReader(bytes.NewReader(data))
-		if err == nil {
-			data, err = io.ReadAll(z)
-		}
-		if err != nil {
-			return nil, usageErrf("%s: gzip: %v", name, err)
-		}
+	data, err := io.ReadAll(text)
+	if err != nil {
+		return nil, usageErrf("%s: %v", name, err)
 	}
 	if format == "auto" {
 		format = guessFormat(path, data)

@@ -238,4 +238,12 @@ func TestLPGzip(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, `"objective": 11`) || !strings.Contains(stdout, `"model": "two-var"`) {
 		t.Errorf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
+	code, stdout, stderr = runCLI(context.Background(), buf.String(), "lp", "-", "--solver", "gonum", "-o", "json")
+	if code != 0 || !strings.Contains(stdout, `"objective": 11`) {
+		t.Errorf("gzip on stdin: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, _, stderr = runCLI(context.Background(), buf.String()[:buf.Len()-6], "lp", "-", "--solver", "gonum")
+	if code != ExitBadUsage || !strings.Contains(stderr, "<stdin>: gzip: ") {
+		t.Errorf("truncated gzip on stdin: exit %d, %s; want exit 2 saying gzip", code, stderr)
+	}
 }

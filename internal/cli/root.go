@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/solve"
 	_ "github.com/coraopt/coraopt/solvers/all" // every backend compiled into this binary
 )
@@ -154,12 +155,12 @@ func Main(ctx context.Context, args []string, s Streams) int {
 }
 
 // run executes a command tree and maps its error to an exit code. A panic in the
-// command (or in a worker that hands it back as a *panicError) is exit 3, with the
-// stack only under --debug.
+// command, or in a task of internal/workpool that hands it back as a
+// *workpool.PanicError, is exit 3, with the stack only under --debug.
 func run(ctx context.Context, root *cobra.Command, args []string, s Streams) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
-			code = reportInternal(root, s, &panicError{value: v, stack: debug.Stack()})
+			code = reportInternal(root, s, v, debug.Stack())
 		}
 	}()
 	root.SetArgs(args)
@@ -167,9 +168,9 @@ func run(ctx context.Context, root *cobra.Command, args []string, s Streams) (co
 	if err == nil {
 		return ExitOK
 	}
-	var pe *panicError
+	var pe *workpool.PanicError // a simulate run's or a sweep cell's, on the pool
 	if errors.As(err, &pe) {
-		return reportInternal(root, s, pe)
+		return reportInternal(root, s, err.Error(), pe.Stack)
 	}
 	var ee *ExitError
 	if errors.As(err, &ee) {
@@ -185,28 +186,12 @@ func run(ctx context.Context, root *cobra.Command, args []string, s Streams) (co
 
 const debugFlag = "debug"
 
-// panicError is a panic recovered in a command or one of its goroutines.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
-
-// recoverTo, deferred in a goroutine, turns a panic into *err (a *panicError), so that
-// the command returns it instead of the runtime ending the process with exit 2.
-func recoverTo(err *error) {
-	if v := recover(); v != nil {
-		*err = &panicError{value: v, stack: debug.Stack()}
-	}
-}
-
 // reportInternal prints an internal error — the stack only under --debug, which the
 // command line may not have reached when the panic came — and returns exit 3.
-func reportInternal(root *cobra.Command, s Streams, pe *panicError) int {
-	fmt.Fprintf(s.Err, "coraopt: internal error, please report: %v\n", pe.value)
+func reportInternal(root *cobra.Command, s Streams, value any, stack []byte) int {
+	fmt.Fprintf(s.Err, "coraopt: internal error, please report: %v\n", value)
 	if on, err := root.PersistentFlags().GetBool(debugFlag); err == nil && on {
-		s.Err.Write(pe.stack)
+		s.Err.Write(stack)
 	} else {
 		fmt.Fprintf(s.Err, "coraopt: run again with --%s for the stack trace\n", debugFlag)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,12 +11,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/solve"
+	"github.com/coraopt/coraopt/sweep"
 )
 
-// A panic in a command, or in a worker goroutine that hands it back through guarded, is
-// exit 3 with "internal error, please report" — never 2, the code of a bad input — and
-// the stack only under --debug. The panicking command exists only in this test.
+// A panic in a command, in a task of the worker pool (simulate's runs), or in a sweep
+// cell is exit 3 with "internal error, please report" — never 2, the code of a bad input
+// — and the stack only under --debug. The panicking commands exist only in this test;
+// the sweep's cell panics on a workload a loaded sweep cannot hold (nil).
 func TestInternalErrorExit3(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -27,6 +31,8 @@ func TestInternalErrorExit3(t *testing.T) {
 		{"command with --debug", []string{"boom", "--debug"}, true},
 		{"worker goroutine", []string{"boom-worker"}, false},
 		{"worker goroutine with --debug", []string{"--debug", "boom-worker"}, true},
+		{"sweep cell", []string{"boom-sweep"}, false},
+		{"sweep cell with --debug", []string{"boom-sweep", "--debug"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
@@ -38,12 +44,18 @@ func TestInternalErrorExit3(t *testing.T) {
 					m["x"] = 1 // a nil-map write: the kind of bug a nil workload was
 					return nil
 				}},
-				&cobra.Command{Use: "boom-worker", RunE: func(*cobra.Command, []string) error {
-					done := make(chan error)
-					go func() {
-						done <- guarded(7, func(k int) error { panic("worker " + string(rune('0'+k))) })
-					}()
-					return <-done
+				&cobra.Command{Use: "boom-worker", RunE: func(cmd *cobra.Command, _ []string) error {
+					return workpool.Run(cmd.Context(), 9, workpool.Options{Workers: 2},
+						func(_ context.Context, k int) (int, error) {
+							if k == 7 {
+								panic("worker " + string(rune('0'+k)))
+							}
+							return k, nil
+						}, func(int, int) error { return nil })
+				}},
+				&cobra.Command{Use: "boom-sweep", RunE: func(cmd *cobra.Command, _ []string) error {
+					sw := brokenSweep(t)
+					return runSweepShard(cmd.Context(), s, &sweepRunOptions{workers: 1}, sw, 0, 1)
 				}},
 			)
 			code := run(context.Background(), root, c.args, s)
@@ -62,6 +74,22 @@ func TestInternalErrorExit3(t *testing.T) {
 			}
 		})
 	}
+}
+
+// brokenSweep is a loaded one-cell sweep whose workload is gone, so its cell panics.
+func brokenSweep(t *testing.T) *sweep.Sweep {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.json")
+	doc := `{"workloads": [{"family": "cora", "jobs": 3, "seed": 1}], "policies": ["fifo"], "seeds": [1]}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sw, err := sweep.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Workload[0] = nil
+	return sw
 }
 
 // Exit 3 and --debug are documented where the exit codes are.

@@ -9,13 +9,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/stat"
 
+	"github.com/coraopt/coraopt/internal/workpool"
+	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
@@ -33,6 +33,7 @@ type simulateOptions struct {
 	slot         float64
 	bound        bool
 	plots        string
+	ganttTasks   int
 	workers      int
 	check        bool
 	execTimeout  time.Duration
@@ -76,15 +77,11 @@ type meanStd struct {
 	Std  float64 `json:"std"`
 }
 
+// newMeanStd is sweep.NewStat's mean and standard deviation of xs (at least one value;
+// one seed, an interrupted run, has no spread: 0).
 func newMeanStd(xs []float64) meanStd {
-	if len(xs) == 0 {
-		return meanStd{}
-	}
-	m, sd := stat.MeanStdDev(xs, nil)
-	if len(xs) < 2 {
-		sd = 0 // one seed (an interrupted run) has no spread to report, and JSON has no NaN
-	}
-	return meanStd{Mean: m, Std: sd}
+	st := sweep.NewStat(xs)
+	return meanStd{Mean: st.Mean, Std: st.Std}
 }
 
 // summarize aggregates the runs of every seed per policy, in --policies order.
@@ -169,6 +166,7 @@ Examples:
 	f.Float64Var(&o.slot, "slot", 60, "slot length in seconds of the bound's relaxation")
 	f.BoolVar(&o.bound, "bound", false, "compute the offline bound and each policy's gap to it")
 	f.StringVar(&o.plots, "plots", "", "write figures (SVG and PNG) into this directory")
+	f.IntVar(&o.ganttTasks, "gantt-tasks", defaultGanttTasks, "with --plots: draw at most this many tasks in each Gantt chart, the first by start (0: every task)")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
 	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
 	f.DurationVar(&o.execTimeout, "exec-timeout", 0, "longest wait for each reply of an exec: policy (0: no limit; simulated time does not pass meanwhile)")
@@ -180,12 +178,12 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	if err != nil {
 		return err
 	}
+	if o.execTimeout < 0 {
+		return usageErrf("--exec-timeout %v: need a duration >= 0", o.execTimeout)
+	}
 	specs, err := parsePolicySpecs(o.policies, o.execTimeout)
 	if err != nil {
 		return err
-	}
-	if o.execTimeout < 0 {
-		return usageErrf("--exec-timeout %v: need a duration >= 0", o.execTimeout)
 	}
 	names := make([]string, len(specs))
 	for i, p := range specs {
@@ -205,6 +203,9 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	}
 	if err := checkWorkers(o.workers); err != nil {
 		return err
+	}
+	if o.ganttTasks < 0 {
+		return usageErrf("--gantt-tasks %d: need 0 (every task) or more", o.ganttTasks)
 	}
 	if !(o.slot > 0) {
 		return usageErrf("--slot %g: need a length > 0 seconds", o.slot)
@@ -263,136 +264,90 @@ func checkWorkers(n int) error {
 	return nil
 }
 
-// guarded is do(k) with a panic returned as an error (exit 3): a worker goroutine's
-// panic would otherwise end the process with Go's exit code 2, a bad input's.
-func guarded(k int, do func(k int) error) (err error) {
-	defer recoverTo(&err)
-	return do(k)
-}
-
-// simulate runs every (replication, policy) pair on a pool of workers, then the bound
-// of each replication, and assembles the output in seed and --policies order. An
-// external policy that fails stops the runs in flight, as Ctrl-C does: simulate then
-// returns the runs that finished (marked interrupted) with the failure.
+// simulate runs every (replication, policy) pair on the pool sweep cells run on
+// (internal/workpool), then the bound of each replication, and assembles the output in
+// seed and --policies order. An external policy that fails stops the runs in flight, as
+// Ctrl-C does: simulate then returns the runs that finished (marked interrupted) with
+// the failure.
 func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, workers int) (*simulateJSON, error) {
 	names := make([]string, len(specs))
 	for i, p := range specs {
 		names[i] = p.name
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	stderr := &external.SyncWriter{W: s.Err}
-	var extErr error // the first external policy's failure
 	R, P := o.replications, len(names)
 	metrics := make([][]*sim.Metrics, R)
-	makespan := make([][]float64, R)
 	for r := range R {
 		metrics[r] = make([]*sim.Metrics, P)
-		makespan[r] = make([]float64, P)
 	}
 	total := R * P
 	if o.bound {
 		total += R
 	}
+	opt := workpool.Options{Workers: workers}
 	var bar *progressbar.ProgressBar
 	if s.IsTerminal {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(s.Err), progressbar.OptionSetDescription("simulate"),
 			progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
+		opt.Progress = func() { bar.Add(1) }
 	}
-	var mu sync.Mutex
-	var firstErr error
-	pool := func(n int, do func(k int) error) {
-		jobs := make(chan int)
-		var wg sync.WaitGroup
-		for range min(workers, n) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := range jobs {
-					err := guarded(k, do)
-					mu.Lock()
-					var ee *external.Error
-					switch {
-					case err != nil && errors.As(err, &ee) && extErr == nil && ctx.Err() == nil:
-						extErr = err
-						cancel() // stop the runs in flight, as Ctrl-C does
-					case err != nil && firstErr == nil && ctx.Err() == nil:
-						firstErr = err
-					}
-					if bar != nil {
-						bar.Add(1)
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		for k := range n {
-			if ctx.Err() != nil {
-				break
-			}
-			mu.Lock()
-			stop := firstErr != nil
-			mu.Unlock()
-			if stop {
-				break
-			}
-			jobs <- k
-		}
-		close(jobs)
-		wg.Wait()
-	}
-	pool(R*P, func(k int) error {
+	// Each task keeps its own result, so an interrupted run still prints every run that
+	// finished, not only the finished prefix workpool.Run emits.
+	keep := func(int, struct{}) error { return nil }
+	err := workpool.Run(ctx, R*P, opt, func(ctx context.Context, k int) (struct{}, error) {
 		r, p := k/P, k%P
+		seed := o.seed + uint64(r)
 		var m *sim.Metrics
 		err := specs[p].run(ctx, stderr, w, func(pol policies.Policy) error {
 			var err error
-			m, err = sim.Measure(ctx, w, pol, o.seed+uint64(r), o.check)
+			m, err = sim.Measure(ctx, w, pol, seed, o.check)
 			return err
 		})
 		var ext *external.Error
 		var broken *sim.InvariantError
 		var unsupported *sim.UnsupportedError
 		switch {
+		case ctx.Err() != nil:
+			return struct{}{}, ctx.Err()
 		case errors.As(err, &unsupported):
-			return usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), unsupported.Err)) // a workload the policy cannot model: exit 2
+			return struct{}{}, usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, unsupported.Err)) // a workload the policy cannot model: exit 2
 		case errors.As(err, &broken):
-			return failed(err)
+			return struct{}{}, failed(err)
 		case errors.As(err, &ext):
-			return fmt.Errorf("--policies %s, seed %d: %w", names[p], o.seed+uint64(r), err) // exit 1, with the runs that finished
+			return struct{}{}, fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, err) // exit 1, with the runs that finished
 		case err != nil:
-			return failed(fmt.Errorf("seed %d: %w", o.seed+uint64(r), err)) // a run that cannot finish: exit 1
+			return struct{}{}, failed(fmt.Errorf("seed %d: %w", seed, err)) // a run that cannot finish: exit 1
 		}
 		metrics[r][p] = m
-		makespan[r][p] = m.Makespan
-		return nil
-	})
+		return struct{}{}, nil
+	}, keep)
 	bounds := make([]*sim.BoundResult, R)
-	if o.bound && firstErr == nil && ctx.Err() == nil {
-		pool(R, func(r int) error {
+	if o.bound && err == nil {
+		err = workpool.Run(ctx, R, opt, func(ctx context.Context, r int) (struct{}, error) {
 			until := 0.0
-			for _, m := range makespan[r] {
-				until = max(until, m)
+			for _, m := range metrics[r] {
+				until = max(until, m.Makespan)
 			}
 			b, err := sim.Bound(ctx, w, o.seed+uint64(r), o.slot, until)
-			if err != nil {
-				return usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
+			switch {
+			case ctx.Err() != nil:
+				return struct{}{}, ctx.Err()
+			case err != nil:
+				return struct{}{}, usageErr(fmt.Errorf("--bound, seed %d: %w", o.seed+uint64(r), err)) // e.g. too many slots: exit 2
 			}
 			bounds[r] = b
-			return nil
-		})
+			return struct{}{}, nil
+		}, keep)
 	}
 	if bar != nil {
 		bar.Finish()
 	}
-	if firstErr != nil {
-		return nil, firstErr
+	var ext *external.Error
+	extFailed := err != nil && errors.As(err, &ext)
+	if err != nil && !extFailed && !errors.Is(err, ctx.Err()) {
+		return nil, err // a failure before any interrupt; an interrupt prints what finished
 	}
-	if extErr != nil {
-		for r := range bounds {
-			bounds[r] = nil // not computed for every seed: none is shown
-		}
-	}
-	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil}
+	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil || extFailed}
 	for r := range R {
 		var done []*sim.Metrics
 		for _, m := range metrics[r] {
@@ -419,7 +374,58 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	if R > 1 {
 		out.Summary = summarize(names, out)
 	}
-	return out, extErr
+	if extFailed {
+		return out, err
+	}
+	return out, nil
+}
+
+// defaultGanttTasks is how many tasks a Gantt chart draws by default: every task of the
+// papers' workloads (a 100-job cora run has some 9,000); a chart of millions of bars is
+// neither readable nor small, and --gantt-tasks 0 draws them anyway.
+const defaultGanttTasks = 20_000
+
+// writeSimPlots draws the figures of the first seed into o.plots (plot.WriteRun). The
+// Gantt charts and utilization curves need every task's placement, so each policy runs
+// again with placements recorded (an external one's program is started again): the same
+// seed gives the same run.
+func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, out *simulateJSON) error {
+	run := &plot.Run{Workload: w, Seed: out.Seed, Bound: out.Bound}
+	stderr := &external.SyncWriter{W: s.Err}
+	byName := map[string]policySpec{}
+	for _, p := range specs {
+		byName[p.name] = p
+	}
+	for _, m := range out.Policies {
+		var r *sim.Result
+		err := byName[m.Name].run(ctx, stderr, w, func(pol policies.Policy) error {
+			var err error
+			r, err = sim.Run(ctx, w, pol, sim.Options{Seed: out.Seed, Record: true})
+			return err
+		})
+		if err == nil {
+			run.Policies = append(run.Policies, plot.PolicyRun{Metrics: m, Placements: r.Placements})
+		}
+		if err != nil {
+			return fmt.Errorf("--plots: rerunning %s: %w", m.Name, err)
+		}
+	}
+	err := plot.WriteRun(o.plots, run, plot.RunOptions{GanttTasks: o.ganttTasks,
+		GanttMore: fmt.Sprintf("simulate --gantt-tasks %d draws all", maxTasks(run))})
+	if err != nil {
+		return usageErr(err)
+	}
+	fmt.Fprintf(s.Err, "coraopt: figures written to %s\n", o.plots)
+	return nil
+}
+
+// maxTasks is the most tasks a policy's run placed.
+func maxTasks(r *plot.Run) int {
+	n := 0
+	for _, pr := range r.Policies {
+		n = max(n, len(pr.Placements))
+	}
+	return n
 }
 
 func writeSimTable(w io.Writer, out *simulateJSON) {

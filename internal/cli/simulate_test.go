@@ -166,11 +166,17 @@ func TestSimulateBadInput(t *testing.T) {
 	if err := os.WriteFile(both, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 1}]}, "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1], "data": 1, "task_data": [2]}]}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// slots: 0 used to be accepted and then reported as a stuck run, exit 1 (issue 32).
+	noSlots := filepath.Join(t.TempDir(), "noslots.json")
+	if err := os.WriteFile(noSlots, []byte(`{"cluster": {"pools": [{"name": "c", "slots": 0}]}, "jobs": [{"id": "a", "utility": {"type": "constant", "value": 1}, "stages": [{"pool": "c", "tasks": 1, "task_runtimes": [1]}]}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"simulate", bad}, `jobs[0].stages[0].pool: unknown pool "gpu"`},
+		{[]string{"simulate", noSlots, "--bound"}, `cluster.pools[0].slots: must be >= 1: jobs[0].stages[0] runs on pool "c"`},
 		// Lax inputs that used to run (issue 27, item 7).
 		{[]string{"simulate", good, "--policies", "fifo,edf,fifo"}, "--policies: fifo is given twice (positions 1 and 3)"},
 		{[]string{"simulate", good, "--workers", "-1"}, "--workers -1: need at least 1"},

@@ -17,6 +17,8 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/coraopt/coraopt/internal/workpool"
+	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
@@ -111,7 +113,7 @@ func parseShard(v string) (k, n int, err error) {
 	return k, n, nil
 }
 
-func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string) (retErr error) {
+func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string) error {
 	k, n, err := parseShard(o.shard)
 	if err != nil {
 		return err
@@ -123,6 +125,11 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 	if err != nil {
 		return err
 	}
+	return runSweepShard(ctx, s, o, sw, k, n)
+}
+
+// runSweepShard runs shard k of n of a loaded sweep into --out or s.Out.
+func runSweepShard(ctx context.Context, s Streams, o *sweepRunOptions, sw *sweep.Sweep, k, n int) (retErr error) {
 	sw.Stderr = &external.SyncWriter{W: s.Err} // exec policies' diagnostics, prefixed
 	out, done := s.Out, map[int]bool{}
 	if o.out != "" {
@@ -151,7 +158,7 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 	var failedCells []string
 	written := 0
 	started := time.Now()
-	err = sw.Run(ctx, opt, func(rec *sweep.Record) error {
+	err := sw.Run(ctx, opt, func(rec *sweep.Record) error {
 		line, err := sweep.MarshalLine(rec)
 		if err != nil {
 			return err
@@ -175,10 +182,13 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 	}
 	fmt.Fprintf(s.Err, "coraopt: sweep %s shard %d/%d: %d cells run, %d already recorded, %d left; %.3f s, %.2f cells/s on %d workers\n",
 		sw.Fingerprint, k, n, written, len(done), len(pending)-written, elapsed, float64(written)/max(elapsed, 1e-9), workers)
-	if err != nil {
-		if ctx.Err() != nil {
-			return failed(fmt.Errorf("interrupted after %d of %d cells: rerun the same command to finish", written, len(pending)))
-		}
+	var pe *workpool.PanicError
+	switch {
+	case errors.As(err, &pe):
+		return err // a bug, exit 3: the cells before it are written
+	case err != nil && ctx.Err() != nil:
+		return failed(fmt.Errorf("interrupted after %d of %d cells: rerun the same command to finish", written, len(pending)))
+	case err != nil:
 		return failed(err)
 	}
 	if len(failedCells) > 0 {
@@ -281,8 +291,8 @@ func runSweepMerge(s Streams, o *sweepMergeOptions, paths []string) error {
 		}
 	}
 	if o.plots != "" {
-		if err := writeSweepPlots(o.plots, m); err != nil {
-			return err
+		if err := plot.WriteSweep(o.plots, m); err != nil {
+			return usageErr(err)
 		}
 		fmt.Fprintf(s.Err, "coraopt: figures written to %s\n", o.plots)
 	}
@@ -333,30 +343,6 @@ func writeJoined(path string, recs []*sweep.Record, noTiming bool) error {
 	return nil
 }
 
-// sweepMetric is one aggregated metric of a group, with the key CSV gives it and the
-// title tables give it.
-type sweepMetric struct {
-	key, title string
-	st         *sweep.Stat
-}
-
-// sweepMetrics are the group's aggregated metrics in output order.
-func sweepMetrics(g *sweep.Group) []sweepMetric {
-	out := []sweepMetric{
-		{"min_utility", "min utility", &g.MinUtility},
-		{"sum_utility", "sum utility", &g.SumUtility},
-		{"deadlines_met", "deadlines met", &g.DeadlinesMet},
-		{"deadline_miss_penalty", "miss penalty", &g.MissPenalty},
-	}
-	if g.MinGap != nil {
-		out = append(out, sweepMetric{"min_gap", "min gap to bound", g.MinGap}, sweepMetric{"sum_gap", "sum gap to bound", g.SumGap})
-	}
-	if g.Timing != nil {
-		out = append(out, sweepMetric{"timing.decision_p99_us", "decision p99 µs", &g.Timing.DecisionP99Micros})
-	}
-	return out
-}
-
 func writeSweepTable(w io.Writer, m *sweep.Merged) {
 	fmt.Fprintf(w, "sweep %s: %d cells; mean [95%% CI] (median) over seeds\n", m.Sweep, m.Cells)
 	if len(m.Groups) == 0 {
@@ -364,19 +350,19 @@ func writeSweepTable(w io.Writer, m *sweep.Merged) {
 	}
 	tw := newTable(w)
 	head := []any{"workload", "policy", "seeds"}
-	for _, x := range sweepMetrics(&m.Groups[0]) {
-		head = append(head, x.title)
+	for _, x := range m.Groups[0].Metrics() {
+		head = append(head, x.Title)
 	}
 	row(tw, head...)
 	for i := range m.Groups {
 		g := &m.Groups[i]
 		cells := []any{g.Workload, g.Policy, g.Seeds}
-		for _, x := range sweepMetrics(g) {
+		for _, x := range g.Metrics() {
 			ci := "-"
-			if x.st.CI95 != nil {
-				ci = fmt.Sprintf("%.4g, %.4g", x.st.CI95[0], x.st.CI95[1])
+			if x.Stat.CI95 != nil {
+				ci = fmt.Sprintf("%.4g, %.4g", x.Stat.CI95[0], x.Stat.CI95[1])
 			}
-			cells = append(cells, fmt.Sprintf("%.4g [%s] (%.4g)", x.st.Mean, ci, x.st.Median))
+			cells = append(cells, fmt.Sprintf("%.4g [%s] (%.4g)", x.Stat.Mean, ci, x.Stat.Median))
 		}
 		row(tw, cells...)
 	}
@@ -392,12 +378,12 @@ func writeSweepCSV(w io.Writer, m *sweep.Merged) error {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for i := range m.Groups {
 		g := &m.Groups[i]
-		for _, x := range sweepMetrics(g) {
+		for _, x := range g.Metrics() {
 			lo, hi := "", ""
-			if x.st.CI95 != nil {
-				lo, hi = f(x.st.CI95[0]), f(x.st.CI95[1])
+			if x.Stat.CI95 != nil {
+				lo, hi = f(x.Stat.CI95[0]), f(x.Stat.CI95[1])
 			}
-			cw.Write([]string{g.Workload, g.Policy, strconv.Itoa(g.Seeds), x.key, f(x.st.Mean), f(x.st.Median), lo, hi})
+			cw.Write([]string{g.Workload, g.Policy, strconv.Itoa(g.Seeds), x.Key, f(x.Stat.Mean), f(x.Stat.Median), lo, hi})
 		}
 	}
 	cw.Flush()

@@ -1,6 +1,7 @@
 package gzfile
 
 import (
+	"bytes"
 	"compress/gzip"
 	"errors"
 	"io"
@@ -54,5 +55,40 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := Open(filepath.Join(dir, "missing.mps")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
+	}
+}
+
+// Sniff decompresses a gzip stream by its magic number and passes anything else through;
+// a broken stream is an error saying gzip.
+func TestSniff(t *testing.T) {
+	var packed bytes.Buffer
+	zw := gzip.NewWriter(&packed)
+	zw.Write([]byte("NAME packed\n"))
+	zw.Close()
+	truncated := packed.Bytes()[:packed.Len()-6]
+	for _, tc := range []struct {
+		name    string
+		in      []byte
+		want    string
+		wantErr string
+	}{
+		{"plain", []byte("NAME plain\n"), "NAME plain\n", ""},
+		{"empty", nil, "", ""},
+		{"one byte", []byte{0x1f}, "\x1f", ""},
+		{"gzip", packed.Bytes(), "NAME packed\n", ""},
+		{"bad header", []byte{0x1f, 0x8b, 0, 0}, "", "gzip: "},
+		{"truncated", truncated, "", "gzip: "},
+	} {
+		r, err := Sniff(bytes.NewReader(tc.in))
+		var got []byte
+		if err == nil {
+			got, err = io.ReadAll(r)
+		}
+		switch {
+		case tc.wantErr != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) || strings.Contains(err.Error(), "gzip: gzip")):
+			t.Errorf("%s: error %v, want one starting %q", tc.name, err, tc.wantErr)
+		case tc.wantErr == "" && (err != nil || string(got) != tc.want):
+			t.Errorf("%s: read %q, %v; want %q", tc.name, got, err, tc.want)
+		}
 	}
 }
