@@ -39,6 +39,8 @@
 //   - TraceAware.UseCapacityTrace(trace): once before the run, the whole capacity trace.
 //   - Refuser.Err(): after the run; non-nil means the policy could not model the
 //     workload (sim.UnsupportedError; `coraopt simulate` exits 2 with the reason).
+//   - Aborter.Aborted(): after every StartRound, Tick and Admit; non-nil ends the run
+//     with that error (an external policy whose program broke the protocol).
 //   - FallbackCounter.Fallbacks(), Counter.Counts(): copied into the run's metrics
 //     (fallbacks, policy_counts).
 //
@@ -121,6 +123,12 @@
 //     and the policy may decline a reduce slot to keep it reserved for
 //     higher-priority jobs. Observe's EventTaskFinish and EventJobFinish feed the
 //     estimator and the feedback controller (Alg. V–VI).
+//   - exec:NAME=CMD (policies/external, not registered) — a program of its own run
+//     per simulation, speaking the JSON Lines protocol of docs/protocol.md: Rounder
+//     sends a round and takes its decision (slot assignments, or targets written into
+//     an embedded ContainerAssignment), Observer collects the events to report,
+//     Aborter ends the run when the program misbehaves; Admitter and Ticker only when
+//     the program asks for them in its ready.
 //
 // A policy that cannot model a workload (WOHA without deadlines or estimates, RTMR
 // without data sizes or estimates) says so through Refuser; `coraopt simulate` then

@@ -75,6 +75,15 @@ type Refuser interface {
 	Err() error
 }
 
+// Aborter is a Policy that can become unable to go on in the middle of a run: an
+// external policy whose process died or broke the protocol (policies/external). The
+// engine asks after every StartRound, Tick and Admit and ends the run with the error;
+// the policy's other methods must then return harmlessly (Pick declines). Built-in
+// policies do not implement it.
+type Aborter interface {
+	Aborted() error
+}
+
 // FallbackCounter is a Policy that solves per decision and can fall back (keep its
 // previous decision) when a solve fails; the count is part of the run's metrics.
 type FallbackCounter interface {
@@ -96,6 +105,7 @@ type Hooks struct {
 	Clairvoyant     Clairvoyant
 	TraceAware      TraceAware
 	Refuser         Refuser
+	Aborter         Aborter
 	FallbackCounter FallbackCounter
 	Counter         Counter
 }
@@ -110,6 +120,7 @@ func HooksOf(p Policy) Hooks {
 	h.Clairvoyant, _ = p.(Clairvoyant)
 	h.TraceAware, _ = p.(TraceAware)
 	h.Refuser, _ = p.(Refuser)
+	h.Aborter, _ = p.(Aborter)
 	h.FallbackCounter, _ = p.(FallbackCounter)
 	h.Counter, _ = p.(Counter)
 	return h
@@ -124,7 +135,7 @@ func (h Hooks) Names() []string {
 	}{
 		{"Rounder", h.Rounder != nil}, {"Observer", h.Observer != nil}, {"Admitter", h.Admitter != nil},
 		{"Ticker", h.Ticker != nil}, {"Clairvoyant", h.Clairvoyant != nil}, {"TraceAware", h.TraceAware != nil},
-		{"Refuser", h.Refuser != nil}, {"FallbackCounter", h.FallbackCounter != nil}, {"Counter", h.Counter != nil},
+		{"Refuser", h.Refuser != nil}, {"Aborter", h.Aborter != nil}, {"FallbackCounter", h.FallbackCounter != nil}, {"Counter", h.Counter != nil},
 	} {
 		if x.set {
 			out = append(out, x.name)
@@ -204,6 +215,10 @@ type StageInfo struct {
 	// Runtime is the declared distribution of a task's base runtime; nil when the
 	// workload gives explicit runtimes (a policy must then learn them).
 	Runtime *workload.Runtime
+	// StartAfter is how many tasks of the previous stage must have finished before
+	// this stage's tasks may start: the workload's slow start fraction of them, rounded
+	// up, or all of them (0 for the first stage).
+	StartAfter int
 }
 
 // DataOf is the input size of task `task` of the stage (RTMR's δ_i).
@@ -285,7 +300,11 @@ func UtilityAt(v View, j int, c float64) float64 {
 // an RDS utility's soft deadline, in time units after arrival), else +Inf. EDF orders
 // by it and RRH takes its utility's slope there.
 func TargetTime(v View, j int) float64 {
-	info := v.Job(j)
+	return v.Job(j).TargetTime(v.TimeUnit())
+}
+
+// TargetTime is TargetTime for the job with timeUnit seconds per utility time unit.
+func (info *JobInfo) TargetTime(timeUnit float64) float64 {
 	if !math.IsInf(info.Deadline, 1) {
 		return info.Deadline
 	}
@@ -302,7 +321,7 @@ func TargetTime(v View, j int) float64 {
 	default:
 		return math.Inf(1)
 	}
-	return info.Arrival + d*v.TimeUnit()
+	return info.Arrival + d*timeUnit
 }
 
 // MeanTaskRuntime estimates a task's elapsed time in j's stage: the mean of the stage's

@@ -68,7 +68,7 @@ func (in *Instance) MarshalJSON() ([]byte, error) {
 		if j.TaskSlots != 1 {
 			jo.field("task_slots", j.TaskSlots)
 		}
-		u, err := utilityJSON(j.Utility)
+		u, err := UtilityJSON(j.Utility)
 		if err != nil {
 			return nil, fmt.Errorf("sched: encoding job %q: %w", j.ID, err)
 		}
@@ -108,7 +108,9 @@ func capacityValue(c []int) any {
 	return c[0]
 }
 
-func utilityJSON(u Utility) (json.RawMessage, error) {
+// UtilityJSON is u as the instance file writes it, {"type": …, parameters…}; the
+// workload file and the external policy protocol write utilities the same way.
+func UtilityJSON(u Utility) (json.RawMessage, error) {
 	if u == nil {
 		return nil, fmt.Errorf("no utility")
 	}

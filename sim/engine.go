@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -241,81 +240,44 @@ func newEngine(w *workload.Workload, p policies.Policy, opt Options) (*engine, e
 		e.capNow[k] = pool.Slots
 		e.capHist[k] = []policies.CapacityPoint{{Time: 0, Slots: pool.Slots}}
 	}
-	for _, wk := range w.Cluster.Workers {
-		slots := make([]int, np)
-		for name, s := range wk.Slots {
-			slots[w.Cluster.PoolIndex(name)] = s
-		}
-		for range wk.Count {
-			e.workers = append(e.workers, policies.Worker{Slots: slots, Speed: wk.Speed})
-			e.workerBusy = append(e.workerBusy, make([]int, np))
-			if opt.Record {
-				free := make([][]int, np)
-				for k, s := range slots {
-					for id := s - 1; id >= 0; id-- {
-						free[k] = append(free[k], id)
-					}
+	e.workers = policies.Workers(w)
+	for _, wk := range e.workers {
+		e.workerBusy = append(e.workerBusy, make([]int, np))
+		if opt.Record {
+			free := make([][]int, np)
+			for k, s := range wk.Slots {
+				for id := s - 1; id >= 0; id-- {
+					free[k] = append(free[k], id)
 				}
-				e.freeSlots = append(e.freeSlots, free)
 			}
+			e.freeSlots = append(e.freeSlots, free)
 		}
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(w.Jobs[a].Arrival, w.Jobs[b].Arrival), cmp.Compare(w.Jobs[a].ID, w.Jobs[b].ID))
-	})
-	ids := make(map[string]int, n)
-	for i := range w.Jobs {
-		ids[w.Jobs[i].ID] = i
-	}
-	e.info = make([]policies.JobInfo, n)
+	order := policies.RankOrder(w)
+	e.info = policies.JobInfos(w)
 	e.stream = make([]uint64, n)
 	e.stageBase = make([]int, n+1)
 	e.dependents = make([][]int32, n)
 	e.depsLeft = make([]int32, n)
 	for i := range w.Jobs {
 		j := &w.Jobs[i]
-		dl := math.Inf(1)
-		if j.Deadline > 0 {
-			dl = j.Arrival + j.Deadline
-		}
-		inf := policies.JobInfo{Index: i, ID: j.ID, Arrival: j.Arrival, Priority: j.Priority, Deadline: dl,
-			Utility: j.Utility, Workflow: j.Workflow, Estimates: j.Estimates}
-		for _, st := range j.Stages {
-			inf.Stages = append(inf.Stages, policies.StageInfo{Pool: w.Cluster.PoolIndex(st.Pool), Tasks: st.Tasks, Data: st.Data, TaskData: st.TaskData, Runtime: st.Runtime})
-		}
-		for _, dep := range j.After {
-			d := ids[dep]
-			inf.After = append(inf.After, d)
+		for _, d := range e.info[i].After {
 			e.dependents[d] = append(e.dependents[d], int32(i))
 		}
 		e.depsLeft[i] = int32(len(j.After))
-		e.info[i] = inf
 		e.stream[i] = workload.JobStream(opt.Seed, j.ID)
 		e.stageBase[i+1] = e.stageBase[i] + len(j.Stages)
 		e.res.Jobs[i] = JobResult{ID: j.ID, Arrival: j.Arrival, Completion: math.NaN()}
-	}
-	for r, i := range order {
-		e.info[i].Rank = r
 	}
 	ns := e.stageBase[n]
 	e.pend, e.run, e.done = make([]int32, ns), make([]int32, ns), make([]int32, ns)
 	e.threshold = make([]int32, ns)
 	e.waiting = make([][]event, n)
 	for i := range w.Jobs {
-		for s, st := range w.Jobs[i].Stages {
+		for s, st := range e.info[i].Stages {
 			k := e.stageBase[i] + s
 			e.pend[k] = int32(st.Tasks)
-			if s > 0 {
-				prev := float64(w.Jobs[i].Stages[s-1].Tasks)
-				e.threshold[k] = int32(math.Ceil(st.SlowStart*prev - 1e-9))
-				if st.SlowStart == 0 || st.SlowStart >= 1 {
-					e.threshold[k] = int32(prev)
-				}
-			}
+			e.threshold[k] = int32(st.StartAfter)
 		}
 	}
 	e.stageOf = make([]int32, n)
@@ -413,6 +375,9 @@ func (e *engine) loop(ctx context.Context) error {
 			if err := ctx.Err(); err != nil {
 				return err // a solve the policy started was cut short: no decision to act on
 			}
+			if err := e.aborted(); err != nil {
+				return err
+			}
 		}
 		started, err := e.dispatch()
 		if err != nil {
@@ -436,6 +401,14 @@ func (e *engine) loop(ctx context.Context) error {
 		if !e.rejected[i] && math.IsNaN(e.finishedAt[i]) {
 			return fmt.Errorf("job %s never completed: %d admitted jobs are stuck (a capacity that stays 0, or a policy that leaves every slot idle)", e.w.Jobs[i].ID, e.remaining)
 		}
+	}
+	return nil
+}
+
+// aborted is the policy's reason it cannot go on (policies.Aborter), or nil.
+func (e *engine) aborted() error {
+	if a := e.hooks.Aborter; a != nil {
+		return a.Aborted()
 	}
 	return nil
 }
@@ -499,6 +472,9 @@ func (e *engine) apply(ctx context.Context, ev event) error {
 		if a := e.hooks.Admitter; a != nil {
 			admit := true
 			e.call(func() { admit = a.Admit(e, j) })
+			if err := e.aborted(); err != nil {
+				return err
+			}
 			if !admit {
 				e.reject(j, obs)
 				return nil
@@ -531,6 +507,9 @@ func (e *engine) apply(ctx context.Context, ev event) error {
 	case policies.EventTick:
 		e.call(func() { e.hooks.Ticker.Tick(ctx, e) })
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := e.aborted(); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/workload"
 )
@@ -73,10 +74,19 @@ func (w WorkloadSpec) Label() string {
 	return l
 }
 
-// PolicySpec is a registered policy (policies/all) with its parameters.
+// PolicySpec is a registered policy (policies/all) with its parameters, or an external
+// policy: a program (Exec, a command line) that speaks the policy protocol
+// (docs/protocol.md) and receives the parameters in its hello.
 type PolicySpec struct {
 	Name   string
 	Params all.Params
+	// Exec is an external policy's command line (the entry's "exec", or CMD of
+	// "exec:NAME=CMD"), split at blanks outside quotes and run without a shell in the
+	// sweep file's directory; empty for a registered policy.
+	Exec string
+	// Timeout is the longest wait in seconds for each of its replies (the entry's
+	// "timeout"); 0 waits as long as it takes.
+	Timeout float64
 }
 
 // Label names the policy in records' groups: the name, or name(k=v,…) with the
@@ -308,6 +318,15 @@ func parsePolicies(ps *problems, top map[string]any) []PolicySpec {
 		switch x := e.(type) {
 		case string:
 			p.Name = x
+			if external.IsSpec(x) {
+				c, err := external.ParseSpec(x)
+				if err != nil {
+					ps.add(path, "%v", err)
+					continue
+				}
+				_, cmd, _ := strings.Cut(x, "=")
+				p.Name, p.Exec = c.Name, cmd
+			}
 		case map[string]any:
 			nv, ok := x["name"]
 			if !ok {
@@ -317,8 +336,26 @@ func parsePolicies(ps *problems, top map[string]any) []PolicySpec {
 			if p.Name, ok = str(ps, path+".name", nv); !ok {
 				continue
 			}
+			if ev, ok := x["exec"]; ok {
+				if p.Exec, ok = str(ps, path+".exec", ev); !ok {
+					continue
+				}
+				if _, err := external.SplitCommand(p.Exec); err != nil {
+					ps.add(path+".exec", "%v", err)
+					continue
+				}
+				if tv, ok := x["timeout"]; ok {
+					n, isNum := tv.(json.Number)
+					f, err := n.Float64()
+					if !isNum || err != nil || !(f >= 0) || math.IsInf(f, 0) {
+						ps.add(path+".timeout", "must be a number of seconds >= 0 (0: no limit), got %v", tv)
+						continue
+					}
+					p.Timeout = f
+				}
+			}
 			for k, pv := range x {
-				if k == "name" {
+				if k == "name" || (p.Exec != "" && (k == "exec" || k == "timeout")) {
 					continue
 				}
 				if p.Params == nil {
@@ -330,7 +367,16 @@ func parsePolicies(ps *problems, top map[string]any) []PolicySpec {
 			ps.add(path, "must be a policy name (string) or {\"name\", parameters…}, got %s", typeName(e))
 			continue
 		}
-		if _, err := all.NewWithParams(p.Name, p.Params); err != nil {
+		if p.Exec != "" {
+			if err := external.CheckName(p.Name); err != nil {
+				ps.add(path, "%v", err)
+				continue
+			}
+			if slices.Contains(all.Names(), p.Name) {
+				ps.add(path, "%q is a registered policy's name; name the exec policy otherwise", p.Name)
+				continue
+			}
+		} else if _, err := all.NewWithParams(p.Name, p.Params); err != nil {
 			var pe *all.ParamError
 			switch {
 			case errors.As(err, &pe) && pe.Key != "":

@@ -36,6 +36,17 @@ func TestParse(t *testing.T) {
 	if diff := cmp.Diff(want, f); diff != "" {
 		t.Fatalf("Parse (-want +got):\n%s", diff)
 	}
+	// External policies: the string form, and the object form with a timeout and
+	// parameters (the rest of its keys).
+	ext, err := Parse([]byte(`{"workloads": ["w.json"], "seeds": [1],
+		"policies": ["exec:mine=python3 'my policy.py' --fast", {"name": "tuned", "exec": "./tuned", "timeout": 2.5, "alpha": 0.3}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantExt := []PolicySpec{{Name: "mine", Exec: "python3 'my policy.py' --fast"}, {Name: "tuned", Exec: "./tuned", Timeout: 2.5, Params: all.Params{"alpha": 0.3}}}
+	if diff := cmp.Diff(wantExt, ext.Policies); diff != "" {
+		t.Fatalf("exec policies (-want +got):\n%s", diff)
+	}
 	if got := f.Workloads[1].Label(); got != "rush:jobs=20:seed=4:budget_ratio=1.5" {
 		t.Errorf("label %q", got)
 	}
@@ -81,6 +92,13 @@ func TestParseErrors(t *testing.T) {
 		{"bound", `{"workloads": ["a"], "policies": ["fifo"], "seeds": [1], "bound": "yes"}`, `bound: must be a boolean, got string`},
 		{"metric", `{"workloads": ["a"], "policies": ["fifo"], "seeds": [1], "metrics": ["speed"]}`, `metrics[0]: unknown metric "speed"`},
 		{"several", `{"workloads": [""], "policies": [7], "seeds": [1]}`, "workloads[0]: must not be empty\npolicies[0]: must be a policy name"},
+		{"exec without =", `{"workloads": ["a"], "policies": ["exec:mine"], "seeds": [1]}`, `policies[0]: "exec:mine": want exec:NAME=CMD`},
+		{"exec registered name", `{"workloads": ["a"], "policies": [{"name": "edf", "exec": "python3 edf.py"}], "seeds": [1]}`, `policies[0]: "edf" is a registered policy's name`},
+		{"exec bad name", `{"workloads": ["a"], "policies": ["exec:my policy=x"], "seeds": [1]}`, `use letters, digits`},
+		{"exec quote", `{"workloads": ["a"], "policies": [{"name": "p", "exec": "python3 'x"}], "seeds": [1]}`, `policies[0].exec: command "python3 'x": unclosed ' quote`},
+		{"exec not a string", `{"workloads": ["a"], "policies": [{"name": "p", "exec": 3}], "seeds": [1]}`, `policies[0].exec: must be a string`},
+		{"exec timeout", `{"workloads": ["a"], "policies": [{"name": "p", "exec": "x", "timeout": -1}], "seeds": [1]}`, `policies[0].timeout: must be a number of seconds >= 0`},
+		{"duplicate exec", `{"workloads": ["a"], "policies": ["exec:p=x", {"name": "p", "exec": "y"}], "seeds": [1]}`, `policies[1]: the same policy as policies[0]`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.doc))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -23,6 +24,11 @@ type Sweep struct {
 	// workloads' contents, policies and parameters, seeds, bound, slot, metrics, check);
 	// every record carries it.
 	Fingerprint string
+	// Dir is the sweep file's directory, where external policies' programs run.
+	Dir string
+	// Stderr receives external policies' standard error, prefixed per line; it must
+	// be safe for concurrent use (external.SyncWriter). Nil discards it.
+	Stderr io.Writer
 }
 
 // Load parses the sweep file at path and loads its workloads (files relative to the
@@ -65,7 +71,7 @@ func (f *File) Resolve(dir string) (*Sweep, error) {
 // adding their problems to ps; it returns the sweep without its fingerprint and the
 // workloads' hashes.
 func (f *File) resolve(dir string, at []int, ps *problems) (*Sweep, []string) {
-	s := &Sweep{File: *f}
+	s := &Sweep{File: *f, Dir: dir}
 	hashes := make([]string, len(f.Workloads))
 	for i, spec := range f.Workloads {
 		path := fmt.Sprintf("workloads[%d]", at[i])
@@ -122,6 +128,7 @@ func fingerprint(f *File, workloadHashes []string) string {
 	type pol struct {
 		Name   string         `json:"name"`
 		Params map[string]any `json:"params,omitempty"`
+		Exec   string         `json:"exec,omitempty"`
 	}
 	type wl struct {
 		Label  string `json:"label"`
@@ -141,7 +148,7 @@ func fingerprint(f *File, workloadHashes []string) string {
 		doc.Workloads = append(doc.Workloads, wl{w.Label(), workloadHashes[i]})
 	}
 	for _, p := range f.Policies {
-		doc.Policies = append(doc.Policies, pol{p.Name, p.Params})
+		doc.Policies = append(doc.Policies, pol{p.Name, p.Params, p.Exec})
 	}
 	data, err := json.Marshal(doc)
 	if err != nil {

@@ -9,7 +9,9 @@ import (
 
 	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/workload"
 )
 
 // Record is one cell's line in a part file (JSON Lines). Everything but Timing is a
@@ -67,12 +69,8 @@ func (s *Sweep) RunCell(ctx context.Context, i int) (*Record, error) {
 	ws, ps, seed := s.Workloads[c.Workload], s.Policies[c.Policy], s.Seeds[c.SeedAt]
 	rec := &Record{Sweep: s.Fingerprint, Cell: i, Cells: s.NumCells(), Workload: ws.Label(), Policy: ps.Name, Params: ps.Params, Seed: seed}
 	w := s.Workload[c.Workload]
-	pol, err := all.NewWithParams(ps.Name, ps.Params)
-	if err != nil {
-		return nil, fmt.Errorf("sweep: cell %d: %w", i, err) // Parse constructed it once: cannot happen
-	}
 	started := time.Now()
-	m, err := sim.Measure(ctx, w, pol, seed, s.Check)
+	m, err := s.measure(ctx, ps, w, seed)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -104,6 +102,25 @@ func (s *Sweep) RunCell(ctx context.Context, i int) (*Record, error) {
 		return nil, fmt.Errorf("sweep: cell %d: %w", i, err)
 	}
 	return rec, nil
+}
+
+// measure runs ps on w under seed: a registered policy, or an external one's program
+// started for this run in the sweep file's directory (policies/external).
+func (s *Sweep) measure(ctx context.Context, ps PolicySpec, w *workload.Workload, seed uint64) (*sim.Metrics, error) {
+	if ps.Exec == "" {
+		pol, err := all.NewWithParams(ps.Name, ps.Params)
+		if err != nil {
+			return nil, err // Parse constructed it once: cannot happen
+		}
+		return sim.Measure(ctx, w, pol, seed, s.Check)
+	}
+	argv, err := external.SplitCommand(ps.Exec)
+	if err != nil {
+		return nil, err // Parse split it once: cannot happen
+	}
+	params := map[string]any(ps.Params)
+	c := external.Command{Name: ps.Name, Argv: argv, Dir: s.Dir, Params: params, Timeout: time.Duration(ps.Timeout * float64(time.Second))}
+	return external.Measure(ctx, c, w, seed, s.Check, external.Options{Stderr: s.Stderr})
 }
 
 // keep marshals m and keeps the named keys, with the bytes encoding/json gives them.

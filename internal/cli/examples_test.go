@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/coraopt/coraopt/policies/external"
 )
 
 // TestExamplesParse runs every command line of every command's Examples and of the code
@@ -135,7 +137,7 @@ func commandLines(line string) [][]string {
 	line = strings.TrimPrefix(strings.TrimSpace(line), "$ ")
 	var out [][]string
 	for _, seg := range splitOperators(line) {
-		words := shellWords(seg)
+		words, _ := external.SplitCommand(seg) // nil for an empty or unclosed segment
 		switch {
 		case len(words) >= 1 && (words[0] == "coraopt" || words[0] == "./bin/coraopt"):
 			words = words[1:]
@@ -179,39 +181,6 @@ func splitOperators(line string) []string {
 		cur.WriteRune(r)
 	}
 	return append(segs, cur.String())
-}
-
-// shellWords splits at blanks outside quotes and removes the quotes.
-func shellWords(s string) []string {
-	var words []string
-	var cur strings.Builder
-	var quote rune
-	inWord := false
-	for _, r := range s {
-		switch {
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				cur.WriteRune(r)
-			}
-		case r == '"' || r == '\'':
-			quote, inWord = r, true
-		case r == ' ' || r == '\t':
-			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteRune(r)
-			inWord = true
-		}
-	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words
 }
 
 // foreignCommand is a code span holding another program's command line.

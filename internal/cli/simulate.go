@@ -17,7 +17,9 @@ import (
 
 	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/plot"
+	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/sweep"
@@ -36,6 +38,7 @@ type simulateOptions struct {
 	ganttTasks   int
 	workers      int
 	check        bool
+	execTimeout  time.Duration
 }
 
 // simulateJSON is `coraopt simulate -o json`: the runs of --seed at the top level, the
@@ -158,7 +161,10 @@ default: all cores) and print in seed order, so the output does not depend on th
 of cores; wall-clock figures appear only under "timing" keys. Ctrl-C prints the runs that
 finished.
 
-Policies: ` + strings.Join(all.Names(), ", ") + `.
+Policies: ` + strings.Join(all.Names(), ", ") + `, and exec:NAME=CMD, a program of your
+own speaking the policy protocol (docs/protocol.md) on its standard input and output,
+started once per run (CMD is split at blanks outside quotes, run without a shell, and
+cannot hold a comma; its standard error comes out prefixed with [NAME]).
 
 Examples:
   coraopt gen --family cora --jobs 100 --seed 1 > cora100.json
@@ -166,7 +172,8 @@ Examples:
   coraopt gen --family woha-3wf --seed 1 > 3wf.json
   coraopt simulate 3wf.json --policies woha-hlf,woha-lpf,woha-mpf,oozie-fifo,oozie-fair,oozie-edf --plots figs
   coraopt gen --family rtmr-1 --seed 1 > rtmr1.json
-  coraopt simulate rtmr1.json --policies rtmr,rtmr-nofeedback,dc,rtmr-fifo -o table`,
+  coraopt simulate rtmr1.json --policies rtmr,rtmr-nofeedback,dc,rtmr-fifo -o table
+  coraopt simulate cora100.json --policies fifo,edf,exec:myedf=python3 clients/python/examples/edf.py`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSimulate(cmd.Context(), s, o, args[0])
@@ -183,6 +190,7 @@ Examples:
 	f.IntVar(&o.ganttTasks, "gantt-tasks", defaultGanttTasks, "with --plots: draw at most this many tasks in each Gantt chart, the first by start (0: every task)")
 	f.IntVar(&o.workers, "workers", 0, "parallel runs (default: GOMAXPROCS)")
 	f.BoolVar(&o.check, "check", false, "record every task and verify the simulator's invariants on each run (slower; exit 1 if one fails)")
+	f.DurationVar(&o.execTimeout, "exec-timeout", 0, "longest wait for each reply of an exec: policy (0: no limit; simulated time does not pass meanwhile)")
 	return c
 }
 
@@ -191,11 +199,16 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	if err != nil {
 		return err
 	}
-	names := strings.Split(o.policies, ",")
-	for _, n := range names {
-		if _, err := all.New(n); err != nil {
-			return usageErrf("--policies: %v", err)
-		}
+	if o.execTimeout < 0 {
+		return usageErrf("--exec-timeout %v: need a duration >= 0", o.execTimeout)
+	}
+	specs, err := parsePolicySpecs(o.policies, o.execTimeout)
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(specs))
+	for i, p := range specs {
+		names[i] = p.name
 	}
 	if j, i := all.Repeated(names); i >= 0 {
 		return usageErrf("--policies: %s is given twice (positions %d and %d): each policy runs once per seed", names[i], j+1, i+1)
@@ -239,13 +252,15 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 		return usageErr(err)
 	}
 	started := time.Now()
-	out, err := simulate(ctx, s, o, w, names, workers)
-	if err != nil {
+	out, err := simulate(ctx, s, o, w, specs, workers)
+	if out == nil {
 		return err
 	}
+	// err != nil here is an external policy that failed: the runs that finished are
+	// printed, as for Ctrl-C, before the error (exit 1).
 	out.Timing = &simTiming{WallSeconds: time.Since(started).Seconds(), Workers: workers}
 	if o.plots != "" && !out.Interrupted {
-		if err := writeSimPlots(ctx, s, o, w, out); err != nil {
+		if err := writeSimPlots(ctx, s, o, w, specs, out); err != nil {
 			return err
 		}
 	}
@@ -257,6 +272,9 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 		writeSimTable(s.Out, out)
 	}
 	warnVacuousBounds(s.Err, out)
+	if err != nil {
+		return failed(fmt.Errorf("%w\n(printed the runs that finished)", err))
+	}
 	if out.Interrupted {
 		return failed(errors.New("interrupted: printed the runs that finished"))
 	}
@@ -315,8 +333,15 @@ func checkWorkers(n int) error {
 
 // simulate runs every (replication, policy) pair on the pool sweep cells run on
 // (internal/workpool), then the bound of each replication, and assembles the output in
-// seed and --policies order.
-func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, names []string, workers int) (*simulateJSON, error) {
+// seed and --policies order. An external policy that fails stops the runs in flight, as
+// Ctrl-C does: simulate then returns the runs that finished (marked interrupted) with
+// the failure.
+func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, workers int) (*simulateJSON, error) {
+	names := make([]string, len(specs))
+	for i, p := range specs {
+		names[i] = p.name
+	}
+	stderr := &external.SyncWriter{W: s.Err}
 	R, P := o.replications, len(names)
 	metrics := make([][]*sim.Metrics, R)
 	for r := range R {
@@ -339,8 +364,13 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	err := workpool.Run(ctx, R*P, opt, func(ctx context.Context, k int) (struct{}, error) {
 		r, p := k/P, k%P
 		seed := o.seed + uint64(r)
-		pol, _ := all.New(names[p])
-		m, err := sim.Measure(ctx, w, pol, seed, o.check)
+		var m *sim.Metrics
+		err := specs[p].run(ctx, stderr, w, func(pol policies.Policy) error {
+			var err error
+			m, err = sim.Measure(ctx, w, pol, seed, o.check)
+			return err
+		})
+		var ext *external.Error
 		var broken *sim.InvariantError
 		var unsupported *sim.UnsupportedError
 		switch {
@@ -350,6 +380,8 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 			return struct{}{}, usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, unsupported.Err)) // a workload the policy cannot model: exit 2
 		case errors.As(err, &broken):
 			return struct{}{}, failed(err)
+		case errors.As(err, &ext):
+			return struct{}{}, fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, err) // exit 1, with the runs that finished
 		case err != nil:
 			return struct{}{}, failed(fmt.Errorf("seed %d: %w", seed, err)) // a run that cannot finish: exit 1
 		}
@@ -402,10 +434,12 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	if bar != nil {
 		bar.Finish()
 	}
-	if err != nil && !errors.Is(err, ctx.Err()) {
+	var ext *external.Error
+	extFailed := err != nil && errors.As(err, &ext)
+	if err != nil && !extFailed && !errors.Is(err, ctx.Err()) {
 		return nil, err // a failure before any interrupt; an interrupt prints what finished
 	}
-	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil}
+	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil || extFailed}
 	for r := range R {
 		var done []*sim.Metrics
 		for _, m := range metrics[r] {
@@ -432,6 +466,9 @@ func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Wo
 	if R > 1 {
 		out.Summary = summarize(names, out)
 	}
+	if extFailed {
+		return out, err
+	}
 	return out, nil
 }
 
@@ -442,16 +479,24 @@ const defaultGanttTasks = 20_000
 
 // writeSimPlots draws the figures of the first seed into o.plots (plot.WriteRun). The
 // Gantt charts and utilization curves need every task's placement, so each policy runs
-// again with placements recorded: the same seed gives the same run.
-func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, out *simulateJSON) error {
+// again with placements recorded (an external one's program is started again): the same
+// seed gives the same run.
+func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, out *simulateJSON) error {
 	run := &plot.Run{Workload: w, Seed: out.Seed, Bound: out.Bound}
+	stderr := &external.SyncWriter{W: s.Err}
+	byName := map[string]policySpec{}
+	for _, p := range specs {
+		byName[p.name] = p
+	}
 	for _, m := range out.Policies {
-		pol, err := all.New(m.Name)
+		var r *sim.Result
+		err := byName[m.Name].run(ctx, stderr, w, func(pol policies.Policy) error {
+			var err error
+			r, err = sim.Run(ctx, w, pol, sim.Options{Seed: out.Seed, Record: true})
+			return err
+		})
 		if err == nil {
-			var r *sim.Result
-			if r, err = sim.Run(ctx, w, pol, sim.Options{Seed: out.Seed, Record: true}); err == nil {
-				run.Policies = append(run.Policies, plot.PolicyRun{Metrics: m, Placements: r.Placements})
-			}
+			run.Policies = append(run.Policies, plot.PolicyRun{Metrics: m, Placements: r.Placements})
 		}
 		if err != nil {
 			return fmt.Errorf("--plots: rerunning %s: %w", m.Name, err)

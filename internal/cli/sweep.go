@@ -20,6 +20,7 @@ import (
 	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sweep"
 )
@@ -78,7 +79,10 @@ runs). A cell whose run cannot finish records its error and the run exits 1 at t
 end. Ctrl-C or SIGTERM (a Slurm time limit, scancel) stops starting cells, writes every
 finished one and exits 1; rerun the same command to finish.
 
-Policies: ` + strings.Join(all.Names(), ", ") + `.
+Policies: ` + strings.Join(all.Names(), ", ") + `; an entry {"name": N, "exec": CMD, …}
+(or "exec:N=CMD") runs a program of your own speaking the policy protocol
+(docs/protocol.md) in the sweep file's directory, its other keys passed to it as
+parameters ("timeout": seconds per reply is the engine's).
 
 Example:
   coraopt sweep run baselines.json --shard 0/4 --workers 2 --out part-0.jsonl`,
@@ -126,6 +130,7 @@ func runSweepRun(ctx context.Context, s Streams, o *sweepRunOptions, path string
 
 // runSweepShard runs shard k of n of a loaded sweep into --out or s.Out.
 func runSweepShard(ctx context.Context, s Streams, o *sweepRunOptions, sw *sweep.Sweep, k, n int) (retErr error) {
+	sw.Stderr = &external.SyncWriter{W: s.Err} // exec policies' diagnostics, prefixed
 	out, done := s.Out, map[int]bool{}
 	if o.out != "" {
 		f, d, err := sw.OpenPart(o.out, k, n)

@@ -415,3 +415,87 @@ func waitJob(t *testing.T, env []string, id string) string {
 	t.Fatalf("job %s still %s after %d polls", id, last, maxPolls)
 	return ""
 }
+
+// TestSweepSlurmExternalPolicy is issue 30's acceptance on a real Slurm: a sweep with an
+// external policy (the reference Python EDF, with a parameter) runs locally, in 2 local
+// shards and as a Slurm job array of 2 shards with its merge job, and all three merge to
+// the same bytes outside timing; its cells equal the built-in edf's.
+func TestSweepSlurmExternalPolicy(t *testing.T) {
+	root := moduleRoot(t)
+	work := t.TempDir()
+	bin := buildCoraopt(t, root, work)
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatalf("python3 (the reference client's interpreter): %v", err)
+	}
+	env := startSlurm(t, root, work)
+	sweepPath := filepath.Join(work, "external.json")
+	doc := fmt.Sprintf(`{"name": "external", "workloads": [{"family": "cora", "jobs": 20, "seed": 1}], "policies": ["edf", {"name": "pyedf", "exec": %q, "alpha": 2}], "replications": 4}`,
+		py+" "+filepath.Join(root, "clients", "python", "examples", "edf.py"))
+	if err := os.WriteFile(sweepPath, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(work, "local.jsonl")
+	cli(t, 0, "sweep", "run", sweepPath, "--workers", "2", "--out", local)
+	localMerged, _ := cli(t, 0, "sweep", "merge", "--sweep", sweepPath, local, "-o", "json", "--no-timing", "--joined", filepath.Join(work, "local-cells.jsonl"))
+	var shards []string
+	for k := range 2 {
+		p := filepath.Join(work, fmt.Sprintf("local-%d.jsonl", k))
+		cli(t, 0, "sweep", "run", sweepPath, "--shard", fmt.Sprintf("%d/2", k), "--workers", "1", "--out", p)
+		shards = append(shards, p)
+	}
+	shardMerged, _ := cli(t, 0, append(append([]string{"sweep", "merge", "--sweep", sweepPath}, shards...), "-o", "json", "--no-timing")...)
+	if localMerged != shardMerged {
+		t.Fatalf("2 local shards merge differently:\n%s", cmp.Diff(localMerged, shardMerged))
+	}
+	var m sweep.Merged
+	if err := json.Unmarshal([]byte(localMerged), &m); err != nil || m.Cells != 8 || len(m.Groups) != 2 {
+		t.Fatalf("local merge: %v\n%s", err, localMerged)
+	}
+	dir := filepath.Join(work, "job")
+	sub := exec.Command(bin, "sweep", "slurm", sweepPath, "--shards", "2", "--cpus", "1", "--dir", dir, "--submit", "-o", "json")
+	sub.Env = env
+	var subErr bytes.Buffer
+	sub.Stderr = &subErr
+	res, err := sub.Output()
+	if err != nil {
+		t.Fatalf("sweep slurm --submit: %v\n%s", err, subErr.String())
+	}
+	var jobs struct {
+		MergeJob string `json:"merge_job"`
+	}
+	if err := json.Unmarshal(res, &jobs); err != nil || jobs.MergeJob == "" {
+		t.Fatalf("sweep slurm printed %s (%v)", res, err)
+	}
+	if state := waitJob(t, env, jobs.MergeJob); state != "COMPLETED" {
+		logs, _ := filepath.Glob(filepath.Join(dir, "logs", "*"))
+		for _, l := range logs {
+			data, _ := os.ReadFile(l)
+			t.Logf("%s:\n%s", l, data)
+		}
+		t.Fatalf("merge job %s ended %s", jobs.MergeJob, state)
+	}
+	if a, b := canonical(t, localMerged), canonical(t, readFile(t, filepath.Join(dir, "merged.json"))); !bytes.Equal(a, b) {
+		t.Fatalf("the Slurm array merges differently:\n%s", cmp.Diff(string(a), string(b)))
+	}
+	cells := map[string]map[float64]string{}
+	for _, line := range strings.Split(strings.TrimSpace(readFile(t, filepath.Join(work, "local-cells.jsonl"))), "\n") {
+		var rec struct {
+			Policy  string
+			Seed    float64
+			Metrics json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if cells[rec.Policy] == nil {
+			cells[rec.Policy] = map[float64]string{}
+		}
+		cells[rec.Policy][rec.Seed] = string(rec.Metrics)
+	}
+	for seed, want := range cells["edf"] {
+		if got := cells["pyedf"][seed]; got != want {
+			t.Errorf("seed %g: pyedf's cell differs from edf's:\n%s", seed, cmp.Diff(want, got))
+		}
+	}
+}

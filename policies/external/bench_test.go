@@ -1,0 +1,78 @@
+package external
+
+import (
+	"context"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/policies/all"
+	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/workload"
+)
+
+// BenchmarkExternalPolicy runs the 100-job cora workload under the built-in edf and
+// under EDF as an external program — the Go client's and the reference Python
+// client's — and reports per run the rounds exchanged, the wall time per round
+// (round_us; for the built-in, per decision instant) and the CPU time per round of
+// coraopt and the program together (cpu_round_us: what a loaded machine does not
+// inflate, unlike the wall time, which waits for the other process to be scheduled).
+// docs/protocol.md quotes the figures.
+func BenchmarkExternalPolicy(b *testing.B) {
+	w, err := workload.CORAWorkload(100, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.Run("builtin-edf", func(b *testing.B) {
+		cpu0 := cpuWithChildren()
+		rounds := 0
+		for b.Loop() {
+			p, _ := all.New("edf")
+			res, err := sim.Run(ctx, w, p, sim.Options{Seed: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			rounds = res.Rounds
+		}
+		b.ReportMetric(float64(rounds), "rounds/op")
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*rounds), "round_us")
+		b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/float64(b.N*rounds), "cpu_round_us")
+	})
+	for _, c := range []struct {
+		name string
+		cmd  func(testing.TB) Command
+	}{
+		{"go-edf", func(tb testing.TB) Command { return self(tb, "go-edf", "edf") }},
+		{"python-edf", func(tb testing.TB) Command { return pythonExample(tb, "py-edf", "edf") }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			cmd := c.cmd(b)
+			cpu0 := cpuWithChildren()
+			rounds := 0
+			for b.Loop() {
+				err := With(ctx, cmd, w, Options{}, func(p policies.Policy) error {
+					_, err := sim.Run(ctx, w, p, sim.Options{Seed: 1})
+					rounds = p.(interface{ session() *Session }).session().Rounds()
+					return err
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(rounds), "rounds/op")
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*rounds), "round_us")
+			b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/float64(b.N*rounds), "cpu_round_us")
+		})
+	}
+}
+
+// cpuWithChildren is the CPU time of this process and of its reaped children.
+func cpuWithChildren() time.Duration {
+	var self, kids syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids) != nil {
+		return 0
+	}
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + kids.Utime.Nano() + kids.Stime.Nano())
+}
