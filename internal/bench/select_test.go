@@ -6,8 +6,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/coraopt/coraopt/internal/testmodels"
 	"github.com/coraopt/coraopt/solve"
 )
+
+// needsModels reports whether a selection reads the solver test models (the netlib and
+// miplib suites), which make deps puts in the cache.
+func needsModels(sel Selection) bool { return sel.Suite == "netlib" || sel.Suite == "miplib" }
 
 // Select builds each suite with the names a report gives it, and refuses a selection
 // that contradicts itself with the field at fault.
@@ -28,24 +33,27 @@ func TestSelect(t *testing.T) {
 		{"scaling", Selection{Suite: "fastpaths", Scaling: true}, "fastpaths-scaling", []string{"1000", "2000", "4000", "8000", "16000", "32000", "64000", "64", "128", "256", "512", "1024", "1000", "2000", "4000", "8000"}, true, ""},
 		{"instances", Selection{Instances: "testdata/tiny", Registry: reg, Cases: regexp.MustCompile("two-var")}, "instances:testdata/tiny", nil, false, ""},
 	} {
-		if tc.sel.Registry == nil {
-			tc.sel.Registry = reg
-		}
-		got, err := Select(tc.sel)
-		if err != nil {
-			t.Errorf("%s: %v", tc.name, err)
-			continue
-		}
-		if got.Suite != tc.suite || !slices.Equal(got.Sizes, tc.sizes) || got.Seeded != tc.seeded || len(got.Cases) == 0 {
-			t.Errorf("%s: suite %q sizes %v seeded %v, %d cases; want %q %v %v", tc.name, got.Suite, got.Sizes, got.Seeded, len(got.Cases), tc.suite, tc.sizes, tc.seeded)
-			continue
-		}
-		if tc.first != "" && got.Cases[0].Name != tc.first {
-			t.Errorf("%s: first case %s, want %s", tc.name, got.Cases[0].Name, tc.first)
-		}
-		if tc.sel.Cases != nil && slices.ContainsFunc(got.Cases, func(c Case) bool { return !tc.sel.Cases.MatchString(c.Name) }) {
-			t.Errorf("%s: a case the filter does not match was kept", tc.name)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if needsModels(tc.sel) {
+				testmodels.RequireDir(t) // fails under make test, skips in a plain go test without make deps
+			}
+			if tc.sel.Registry == nil {
+				tc.sel.Registry = reg
+			}
+			got, err := Select(tc.sel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Suite != tc.suite || !slices.Equal(got.Sizes, tc.sizes) || got.Seeded != tc.seeded || len(got.Cases) == 0 {
+				t.Fatalf("suite %q sizes %v seeded %v, %d cases; want %q %v %v", got.Suite, got.Sizes, got.Seeded, len(got.Cases), tc.suite, tc.sizes, tc.seeded)
+			}
+			if tc.first != "" && got.Cases[0].Name != tc.first {
+				t.Errorf("first case %s, want %s", got.Cases[0].Name, tc.first)
+			}
+			if tc.sel.Cases != nil && slices.ContainsFunc(got.Cases, func(c Case) bool { return !tc.sel.Cases.MatchString(c.Name) }) {
+				t.Errorf("a case the filter does not match was kept")
+			}
+		})
 	}
 	for _, tc := range []struct {
 		name  string
@@ -60,11 +68,16 @@ func TestSelect(t *testing.T) {
 		{"missing directory", Selection{Instances: "testdata/none"}, "instances"},
 		{"filter matching nothing", Selection{Suite: "netlib", Cases: regexp.MustCompile("^nothing$")}, "cases"},
 	} {
-		tc.sel.Registry = reg
-		_, err := Select(tc.sel)
-		var se *SelectionError
-		if !errors.As(err, &se) || se.Field != tc.field {
-			t.Errorf("%s: %v, want a SelectionError on %s", tc.name, err, tc.field)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if needsModels(tc.sel) && tc.field == "cases" {
+				testmodels.RequireDir(t) // the filter is applied to the suite's models
+			}
+			tc.sel.Registry = reg
+			_, err := Select(tc.sel)
+			var se *SelectionError
+			if !errors.As(err, &se) || se.Field != tc.field {
+				t.Errorf("%v, want a SelectionError on %s", err, tc.field)
+			}
+		})
 	}
 }
