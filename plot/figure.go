@@ -24,6 +24,11 @@ type Figure struct {
 	keys []legendEntry
 	// gantt is the chart of SimGantt.
 	gantt *simGantt
+	// panels are further charts right of Plot, their data areas aligned with its
+	// (the bounds figure's min panel); Width covers them all.
+	panels []*gplot.Plot
+	// bounds is what the bounds figure plots.
+	bounds *boundsChart
 }
 
 // legendEntry is a legend entry's name and colour.
@@ -83,14 +88,28 @@ func (f *Figure) Size() (w, h vg.Length) { return f.Width + f.LegendWidth(), f.H
 // Draw draws the chart into the left part of c and the legend into the right.
 func (f *Figure) Draw(c draw.Canvas) {
 	lw := f.LegendWidth()
-	chart := draw.Crop(c, 0, -lw, 0, 0)
-	f.Plot.Draw(chart)
+	plots, areas := f.layout(c)
+	for k, p := range plots {
+		p.Draw(areas[k])
+	}
 	if lw == 0 {
 		return
 	}
 	// The legend's top is level with the data area's.
-	data := f.Plot.DataCanvas(chart)
+	data := f.Plot.DataCanvas(areas[0])
 	f.Legend.Draw(draw.Crop(c, c.Max.X-c.Min.X-lw+legendGap, -legendGap, 0, data.Max.Y-c.Max.Y))
+}
+
+// layout is the figure's charts (Plot, then the panels) and the canvas of each, side by
+// side left of the legend column, with their data areas aligned.
+func (f *Figure) layout(c draw.Canvas) ([]*gplot.Plot, []draw.Canvas) {
+	chart := draw.Crop(c, 0, -f.LegendWidth(), 0, 0)
+	plots := append([]*gplot.Plot{f.Plot}, f.panels...)
+	if len(plots) == 1 {
+		return plots, []draw.Canvas{chart}
+	}
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Points(16)}
+	return plots, gplot.Align([][]*gplot.Plot{plots}, tiles, chart)[0]
 }
 
 // Save writes the figure to base.svg and base.png.

@@ -43,7 +43,9 @@ type RunOptions struct {
 // UtilizationWindows is how many equal windows a utilization curve averages over.
 const UtilizationWindows = 60
 
-// RunFigures are a run's figures: utility-cdf (with the bound), delta-box (Δ =
+// RunFigures are a run's figures: utility-cdf (with the bound), bounds (each policy's
+// sum and minimum of utilities against the sum bound and the lexmax bound's minimum,
+// with a bound), delta-box (Δ =
 // response − deadline per job class, when jobs have deadlines), gantt-<policy> (tasks
 // on slots), utilization-<pool> (busy share over time per policy, with the capacity)
 // and, for a workload with workflows, workspan.
@@ -60,6 +62,12 @@ func RunFigures(r *Run, opt RunOptions) ([]NamedFigure, error) {
 	f, err := UtilityCDF(r.cdfSeries(), fmt.Sprintf("%s: utility CDF (seed %d)", w.Name, r.Seed))
 	if err := add("utility-cdf", f, err); err != nil {
 		return nil, err
+	}
+	if r.Bound != nil {
+		f, err := r.bounds()
+		if err := add("bounds", f, err); err != nil {
+			return nil, err
+		}
 	}
 	if groups := r.deltaGroups(); len(groups) > 0 {
 		f, err := DeltaBoxes(groups, fmt.Sprintf("%s: response − deadline by job class (seed %d)", w.Name, r.Seed))

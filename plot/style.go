@@ -47,6 +47,10 @@ func PolicyLine(k int) LineStyle {
 // BoundLine is the offline bound's line: thick, black, solid — no policy's.
 var BoundLine = LineStyle{Colour: color.Black, Width: vg.Points(2.2)}
 
+// SumBoundLine is the sum bound's line: the bound's thick black, dashed, so it is told
+// from the lexmax bound's.
+var SumBoundLine = LineStyle{Colour: color.Black, Width: vg.Points(2.2), Dashes: []vg.Length{vg.Points(7), vg.Points(3)}}
+
 // CapacityLine is the capacity's line: thick light grey, behind the policies.
 var CapacityLine = LineStyle{Colour: color.Gray{Y: 170}, Width: vg.Points(3)}
 

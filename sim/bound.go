@@ -47,6 +47,13 @@ type BoundResult struct {
 	JobsWithDeadline   int `json:"jobs_with_deadline"`
 }
 
+// SumGapTolerance is the largest sum gap reported as 0 against a sum bound of b:
+// 2·10⁻⁹·(|b| + 1). The sum bound is its Lagrangian certificate's value raised by
+// 10⁻⁹·(|value| + 1) for float error (formulations/tas.SumBound), so a policy whose sum
+// reaches the certificate's value would otherwise show that margin as a gap (1e-08 on a
+// sum of 9); twice the margin also absorbs the float error of the policy's own sum.
+func SumGapTolerance(b float64) float64 { return 2e-9 * (math.Abs(b) + 1) }
+
 // NearVacuous reports whether the slot is longer than most (more than half of the)
 // jobs' deadlines: the bound then credits most jobs as if on time and says little.
 func (b *BoundResult) NearVacuous() bool {

@@ -97,6 +97,12 @@
 // jobs under heavy load); beyond it SumBoundMethod is "alone": every job at its best
 // credited utility from its release on.
 //
+// SumBound is the certificate's float64 value raised by 10⁻⁹·(|value| + 1), so it stays
+// above the exact bound and so above every run's sum. A run that reaches the optimum
+// would show that margin as its gap; CompareToBound reports a gap in [0,
+// SumGapTolerance] as 0 instead. Only the gap is rounded, downwards by less than the
+// tolerance: SumBound itself is unchanged, and a negative gap is never rounded away.
+//
 // # Tightenings (issue 29)
 //
 // All are on by default; BoundOptions turns each off, to measure what it buys.

@@ -94,7 +94,9 @@ type VsBound struct {
 	// is the max-min).
 	MinGap float64 `json:"min_gap"`
 	// SumGap is the sum bound (BoundResult.SumBound) less the policy's sum of utilities
-	// (≥ 0: no run's sum exceeds the sum bound).
+	// (≥ 0: no run's sum exceeds the sum bound), reported as 0 when it is at most
+	// SumGapTolerance: the policy is then at the relaxation's optimum as far as float64
+	// can tell.
 	SumGap float64 `json:"sum_gap"`
 	// LexmaxUnproven marks FirstShortPosition and MinGap as measured against a lexmax
 	// vector that is not proven (BoundResult.Exact false): they are then no gaps to a
@@ -203,7 +205,8 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 
 // CompareToBound fills m.VsBound against b: the first short position and the min gap
 // against the lexmax bound's sorted utilities (same length as m's; marked
-// LexmaxUnproven when b's vector is not proven), the sum gap against the sum bound.
+// LexmaxUnproven when b's vector is not proven), the sum gap against the sum bound (0
+// within SumGapTolerance).
 func (m *Metrics) CompareToBound(b *BoundResult, tol float64) {
 	vb := &VsBound{}
 	bound := b.SortedUtilities
@@ -217,6 +220,11 @@ func (m *Metrics) CompareToBound(b *BoundResult, tol float64) {
 		vb.MinGap = bound[0] - m.MinUtility
 	}
 	vb.SumGap = b.SumBound - m.SumUtility
+	if vb.SumGap >= 0 && vb.SumGap <= SumGapTolerance(b.SumBound) {
+		// Only the gap is rounded, never the bound; a negative gap (a broken proof)
+		// stays visible.
+		vb.SumGap = 0
+	}
 	vb.LexmaxUnproven = !b.Exact
 	m.VsBound = vb
 }

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -52,6 +53,20 @@ func TestMetricsByHand(t *testing.T) {
 	m.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{0, 1, 10}, SumBound: 12.5, Exact: false}, 0)
 	if !m.VsBound.LexmaxUnproven || m.VsBound.SumGap != 2.5 {
 		t.Fatalf("vs an unproven bound %+v", m.VsBound)
+	}
+	// A sum at the sum bound's certificate value, which the bound exceeds by its float
+	// margin 1e-9·(|value| + 1) (the rds9 example: 9 against 9.00000001), has gap 0; a
+	// gap past the tolerance stands, and so does a negative one (a broken proof).
+	for _, c := range []struct{ bound, want float64 }{
+		{10 + 1e-9*11, 0},
+		{10 + 2e-9*11, 0},
+		{10 + 3e-9*11, 3e-9 * 11},
+		{10 - 1e-12, -1e-12},
+	} {
+		m.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{0, 1, 10}, SumBound: c.bound, Exact: true}, 0)
+		if want := c.bound - m.SumUtility; c.want != 0 && math.Abs(m.VsBound.SumGap-want) > 1e-15 || c.want == 0 && m.VsBound.SumGap != 0 {
+			t.Errorf("sum bound %.17g, sum %g: sum gap %g, want %g", c.bound, m.SumUtility, m.VsBound.SumGap, c.want)
+		}
 	}
 }
 

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,6 +225,9 @@ func TestSimulateStdinTableAndPlots(t *testing.T) {
 			}
 		}
 	}
+	if _, err := os.Stat(filepath.Join(dir, "bounds.png")); err == nil {
+		t.Error("a bounds figure without --bound")
+	}
 }
 
 func TestSimulateInterrupted(t *testing.T) {
@@ -412,5 +418,60 @@ func TestSimulateBoundProgressOnTerminal(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "bound, seed 1: 3 of 3 jobs settled") {
 		t.Fatalf("no bound progress on stderr: %q", errOut.String())
+	}
+}
+
+// simulate --bound --plots draws the bounds figure of the first seed, and the numbers
+// it writes are the run's JSON: each policy's sum and min utility in --policies order,
+// the sum bound and the lexmax bound's minimum named in the legend (the sum bound, not
+// the lexmax vector's sum, which bounds no run's sum).
+func TestSimulatePlotsTheBoundsFigureOfTheJSON(t *testing.T) {
+	path := genWorkload(t, "--family", "cora", "--jobs", "20", "--seed", "2")
+	dir := t.TempDir()
+	policies := "fifo,fair,edf,edf-n,rrh,cora,rush,oracle"
+	code, out, errOut := runCLI(context.Background(), "", "simulate", path, "--policies", policies, "--bound", "--slot", "60", "-o", "json", "--plots", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res simulateJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	b := res.Bound
+	if b == nil || len(res.Policies) != 8 {
+		t.Fatalf("bound %v, %d policies", b, len(res.Policies))
+	}
+	g := func(x float64) string { return fmt.Sprintf("%.4g", x) }
+	if g(b.SumBound) == g(b.SumUtility) {
+		t.Fatalf("the sum bound %v and the lexmax vector's sum %v print alike: pick a workload that tells them apart", b.SumBound, b.SumUtility)
+	}
+	if st, err := os.Stat(filepath.Join(dir, "bounds.png")); err != nil || st.Size() == 0 {
+		t.Fatalf("bounds.png: %v", err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, "bounds.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range regexp.MustCompile(`>([^<]*)</text>`).FindAllStringSubmatch(string(svg), -1) {
+		texts = append(texts, html.UnescapeString(m[1]))
+	}
+	var sums, mins []string
+	for _, m := range res.Policies {
+		sums, mins = append(sums, g(m.SumUtility)), append(mins, g(m.MinUtility))
+	}
+	contains := func(run []string) bool {
+		for i := range texts {
+			if i+len(run) <= len(texts) && slices.Equal(texts[i:i+len(run)], run) {
+				return true
+			}
+		}
+		return false
+	}
+	if !contains(sums) || !contains(mins) {
+		t.Errorf("the figure's texts %q do not list the sums %q and the minima %q in --policies order", texts, sums, mins)
+	}
+	if !slices.Contains(texts, "sum bound (transportation, proven): "+g(b.SumBound)) || !slices.Contains(texts, "lexmax bound's minimum: "+g(b.MinUtility)) {
+		t.Errorf("the legend %q does not name the sum bound %s and the lexmax minimum %s", texts, g(b.SumBound), g(b.MinUtility))
 	}
 }
