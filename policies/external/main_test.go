@@ -2,9 +2,11 @@ package external
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -37,14 +39,24 @@ func self(t testing.TB, name, mode string) Command {
 }
 
 func child(mode string) int {
+	var p client.Policy
+	var opt client.Options
 	switch mode {
-	case "fifo", "edf":
-		var p client.Policy = client.FIFO{}
-		if mode == "edf" {
-			p = &client.EDF{}
-		}
+	case "fifo":
+		p = client.FIFO{}
+	case "edf":
+		p = &client.EDF{}
+	case "fifo-standing":
+		p, opt = client.FIFO{Standing: true}, client.Standing()
+	case "edf-standing":
+		p, opt = &client.EDF{Standing: true}, client.Standing()
+	case "edf-arrivals":
+		p = &edfArrivals{}
+		opt = client.Options{Wake: []string{protocol.KindArrival}, Events: []string{protocol.KindArrival, protocol.KindJobFinish, protocol.KindReject}}
+	}
+	if p != nil {
 		in, out := logged(os.Stdin, os.Stdout)
-		if err := client.Serve(in, out, p, client.Options{}); err != nil {
+		if err := client.Serve(in, out, p, opt); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -77,6 +89,23 @@ func (*admitTick) OnRound(s *client.State) client.Decision {
 	return d
 }
 
+// edfArrivals is EDF as a researcher would write it on protocol 2: at each arrival (its
+// only wake-up) a standing order of the active jobs by target, and only the events
+// that keep the active list (it fails on any other, which the engine must not send).
+type edfArrivals struct{ edf client.EDF }
+
+func (e *edfArrivals) OnRound(s *client.State) client.Decision {
+	for _, ev := range s.Events {
+		if ev.Kind != protocol.KindArrival && ev.Kind != protocol.KindJobFinish && ev.Kind != protocol.KindReject {
+			panic("the engine sent a " + ev.Kind + " event, not asked for")
+		}
+	}
+	var d client.Decision
+	d.SetOrder(s.Active())
+	slices.SortStableFunc(d.Order, func(a, b int) int { return cmp.Compare(s.Target(a), s.Target(b)) })
+	return d
+}
+
 // misbehave is a program that breaks the protocol as mode says, at round 2 (or at the
 // first admit, or the end): the cases of issue 30's list.
 func misbehave(mode string) int {
@@ -90,6 +119,10 @@ func misbehave(mode string) int {
 	case "early-exit":
 		return 0
 	case "version":
+		say(`{"type":"ready","protocol":3}`)
+	case "wake-v1":
+		say(`{"type":"ready","protocol":1,"wake":[]}`)
+	case "order-twice", "order-unknown":
 		say(`{"type":"ready","protocol":2}`)
 	case "refuse":
 		say(`{"type":"refuse","reason":"no deadlines here"}`)
@@ -144,6 +177,12 @@ func misbehave(mode string) int {
 			say(fmt.Sprintf(`{"type":"decision","round":%d,"assign":[{"job":1,"pool":0,"worker":1},{"job":2,"pool":0,"worker":1}]}`, m.Round))
 		case "more-than-free":
 			say(fmt.Sprintf(`{"type":"decision","round":%d,"assign":[{"job":1,"pool":0,"count":2},{"job":2,"pool":0,"count":2}]}`, m.Round))
+		case "order-v1":
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"order":[0]}`, m.Round))
+		case "order-twice":
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"order":[2,0,2]}`, m.Round))
+		case "order-unknown":
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"order":[0,3]}`, m.Round))
 		case "wrong-round":
 			say(fmt.Sprintf(`{"type":"decision","round":%d}`, m.Round+1))
 		case "wrong-type":

@@ -108,10 +108,7 @@ func Start(ctx context.Context, c Command, w *workload.Workload, opt Options) (*
 	if err == nil {
 		switch r := reply.(type) {
 		case *protocol.Ready:
-			if r.Protocol != protocol.Version {
-				err = &protocol.FieldError{Path: "protocol", Msg: fmt.Sprintf("the program speaks protocol %d; this engine speaks %d", r.Protocol, protocol.Version)}
-			}
-			s.ready = *r
+			err = s.setReady(r)
 		case *protocol.Refuse:
 			s.refused = errors.New(r.Reason)
 		default:
@@ -125,6 +122,28 @@ func Start(ctx context.Context, c Command, w *workload.Workload, opt Options) (*
 	}
 	s.ca = &policies.ContainerAssignment{Conserving: s.ready.Conserving}
 	return s, nil
+}
+
+// setReady takes the program's ready: its version (this engine speaks 1 and 2; the
+// members protocol 2 added need 2) and the hooks, events and wake-ups it wants.
+func (s *Session) setReady(r *protocol.Ready) error {
+	switch {
+	case r.Protocol != protocol.Version && r.Protocol != protocol.MinVersion:
+		return &protocol.FieldError{Path: "protocol", Msg: fmt.Sprintf("the program speaks protocol %d; this engine speaks %d to %d", r.Protocol, protocol.MinVersion, protocol.Version)}
+	case r.Protocol < 2 && r.Wake != nil:
+		return &protocol.FieldError{Path: "wake", Msg: "needs protocol 2 (the program answered protocol 1)"}
+	case r.Protocol < 2 && r.Events != nil:
+		return &protocol.FieldError{Path: "events", Msg: "needs protocol 2 (the program answered protocol 1)"}
+	}
+	s.ready, s.protocol = *r, r.Protocol
+	s.sendKinds = allKinds
+	if r.Events != nil {
+		s.sendKinds = kindMask(r.Events)
+	}
+	if r.Wake != nil {
+		s.limited, s.wakeKinds = true, kindMask(r.Wake)
+	}
+	return nil
 }
 
 // spawn starts the program with its standard input and output on pipes of ours, in a
