@@ -62,6 +62,34 @@ func BenchmarkExternalPolicy(b *testing.B) {
 			}
 		}
 	})
+	b.Run("pipe-floor", func(b *testing.B) {
+		// The engine's own send and read of a short line to a child that answers each
+		// with a short line and decodes nothing: what a round trip costs before any
+		// JSON, on this machine at this load.
+		s, err := Start(ctx, self(b, "echo", "echo"), w, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		line := []byte(`{"type":"round","round":1,"time":10,"events":[],"runnable":[],"free":[1]}` + "\n")
+		cpu0 := cpuWithChildren()
+		n := 0
+		for b.Loop() {
+			for range 1000 {
+				if err := s.send(line); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.readLine(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			n += 1000
+		}
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(n), "round_us")
+		b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/float64(n), "cpu_round_us")
+		s.send([]byte("end\n"))
+		s.failed = errInterrupted // no end exchange: Close just reaps it
+		s.Close()
+	})
 	for _, c := range []struct {
 		name string
 		cmd  func(testing.TB) Command

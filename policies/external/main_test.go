@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"testing"
 	"time"
@@ -20,6 +21,10 @@ const childEnv = "CORAOPT_EXTERNAL_TEST_CHILD"
 // logEnv, when set in a child, names a file the child appends every line it reads and
 // writes to (the schema test checks them).
 const logEnv = "CORAOPT_EXTERNAL_TEST_LOG"
+
+// profileEnv, when set in a child of the Go client's modes, names the file prefix of
+// its CPU profile (PREFIX.PID).
+const profileEnv = "CORAOPT_EXTERNAL_TEST_CPUPROFILE"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(childEnv); mode != "" {
@@ -55,12 +60,39 @@ func child(mode string) int {
 		opt = client.Options{Wake: []string{protocol.KindArrival}, Events: []string{protocol.KindArrival, protocol.KindJobFinish, protocol.KindReject}}
 	}
 	if p != nil {
+		if path := os.Getenv(profileEnv); path != "" {
+			// A child's profile, for the benchmark's other half (go test -cpuprofile
+			// sees only the engine).
+			f, err := os.Create(fmt.Sprintf("%s.%d", path, os.Getpid()))
+			if err == nil && pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
+		}
 		in, out := logged(os.Stdin, os.Stdout)
 		if err := client.Serve(in, out, p, opt); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		return 0
+	}
+	if mode == "echo" {
+		// The pipe's floor: ready, then one short line back per line read, no JSON.
+		rd := bufio.NewReader(os.Stdin)
+		if _, err := rd.ReadBytes('\n'); err != nil {
+			return 1
+		}
+		os.Stdout.WriteString(`{"type":"ready","protocol":2}` + "\n")
+		reply := []byte(`{"type":"bye"}` + "\n")
+		for {
+			line, err := rd.ReadSlice('\n')
+			if err != nil {
+				return 0
+			}
+			if string(line) == "end\n" {
+				return 0
+			}
+			os.Stdout.Write(reply)
+		}
 	}
 	if mode == "admit-tick" {
 		in, out := logged(os.Stdin, os.Stdout)

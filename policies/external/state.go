@@ -3,6 +3,7 @@ package external
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/external/protocol"
@@ -212,7 +213,7 @@ func (st *state) roundMessage(v policies.View) []byte {
 	st.round++
 	st.now = v.Now()
 	b := append(st.msg[:0], `{"type":"round","round":`...)
-	b = fmt.Appendf(b, "%d", st.round)
+	b = strconv.AppendInt(b, int64(st.round), 10)
 	b = append(b, `,"time":`...)
 	b = protocol.AppendFloat(b, st.now)
 	b = st.appendEvents(b)
@@ -236,12 +237,14 @@ func (st *state) roundMessage(v policies.View) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = fmt.Appendf(b, `{"job":%d,"tasks":[`, j)
+		b = append(b, `{"job":`...)
+		b = strconv.AppendInt(b, int64(j), 10)
+		b = append(b, `,"tasks":[`...)
 		for p, n := range c {
 			if p > 0 {
 				b = append(b, ',')
 			}
-			b = fmt.Appendf(b, "%d", n)
+			b = strconv.AppendInt(b, int64(n), 10)
 		}
 		b = append(b, ']', '}')
 	}
@@ -251,7 +254,7 @@ func (st *state) roundMessage(v policies.View) []byte {
 		if p > 0 {
 			b = append(b, ',')
 		}
-		b = fmt.Appendf(b, "%d", free(v, p))
+		b = strconv.AppendInt(b, int64(free(v, p)), 10)
 	}
 	b = append(b, ']', '}', '\n')
 	st.msg = b
@@ -270,7 +273,7 @@ func (st *state) appendEvents(b []byte) []byte {
 func (st *state) admitMessage(j int) []byte {
 	b := append(st.msg[:0], `{"type":"admit","time":`...)
 	b = protocol.AppendFloat(b, st.now)
-	b = fmt.Appendf(b, `,"job":%d`, j)
+	b = strconv.AppendInt(append(b, `,"job":`...), int64(j), 10)
 	b = st.appendEvents(b)
 	b = append(b, '}', '\n')
 	st.msg = b

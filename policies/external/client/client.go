@@ -78,7 +78,7 @@ type State struct {
 	// Round and Time are the current round's (Time is the last message's).
 	Round int
 	Time  float64
-	// Events are the current message's events.
+	// Events are the current message's events (valid until the next message).
 	Events []protocol.Event
 	// Free is the number of slots the engine offers this round, per pool.
 	Free []int
@@ -205,30 +205,21 @@ func (d *Decision) SetTarget(job, pool int, target float64) {
 	d.Targets = append(d.Targets, protocol.Target{Job: job, Pool: pool, Target: target})
 }
 
-// inbound is any engine message.
-type inbound struct {
-	Type     string              `json:"type"`
-	Protocol int                 `json:"protocol"`
-	Round    int                 `json:"round"`
-	Time     float64             `json:"time"`
-	Job      int                 `json:"job"`
-	Events   []protocol.Event    `json:"events"`
-	Runnable []protocol.Runnable `json:"runnable"`
-	Free     []int               `json:"free"`
-}
-
 // Serve runs p on the protocol: messages from in, replies to out, until end (it
 // answers bye and returns nil) or in closes (an error). A panic of the policy is
-// reported to the engine as an error message, then re-raised.
+// reported to the engine as an error message, then re-raised. Messages are read and
+// replies written without reflection (protocol.Message, protocol.AppendReply), so a
+// round costs the policy's own work and little else.
 func Serve(in io.Reader, out io.Writer, p Policy, opt Options) (err error) {
 	rd := bufio.NewReaderSize(in, 1<<20)
 	wr := bufio.NewWriter(out)
+	var buf []byte
 	send := func(r protocol.Reply) error {
-		line, err := protocol.Encode(r)
-		if err != nil {
-			return err
+		var aerr error
+		if buf, aerr = protocol.AppendReply(buf[:0], r); aerr != nil {
+			return aerr
 		}
-		if _, err := wr.Write(line); err != nil {
+		if _, err := wr.Write(buf); err != nil {
 			return err
 		}
 		return wr.Flush()
@@ -257,16 +248,26 @@ func Serve(in io.Reader, out io.Writer, p Policy, opt Options) (err error) {
 	if err := send(&protocol.Ready{Protocol: protocol.Version, Admission: admits, Tick: opt.Tick, Conserving: opt.Conserving, Wake: opt.Wake, Events: opt.Events}); err != nil {
 		return err
 	}
+	var m protocol.Message
+	var dec protocol.Decision
+	var long []byte
 	for {
-		line, err := rd.ReadBytes('\n')
+		line, err := rd.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) { // a line longer than the buffer
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = rd.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return errors.New("the engine closed the protocol before end")
 			}
 			return err
 		}
-		var m inbound
-		if err := json.Unmarshal(line, &m); err != nil {
+		if err := m.Decode(line); err != nil {
 			return fmt.Errorf("reading a message: %w", err)
 		}
 		s.Time = m.Time
@@ -282,7 +283,8 @@ func Serve(in io.Reader, out io.Writer, p Policy, opt Options) (err error) {
 				copy(s.runnable[r.Job], r.Tasks)
 			}
 			d := p.OnRound(s)
-			err = send(&protocol.Decision{Round: m.Round, Assign: d.Assign, Targets: d.Targets, Order: d.Order})
+			dec = protocol.Decision{Round: m.Round, Assign: d.Assign, Targets: d.Targets, Order: d.Order}
+			err = send(&dec)
 		case protocol.TypeEnd:
 			return send(&protocol.Bye{})
 		default:

@@ -38,6 +38,17 @@ func (e *FieldError) Error() string {
 // (policies/external).
 func DecodeReply(line []byte) (Reply, error) {
 	if len(line) > MaxReplyBytes {
+		return decodeReply(line)
+	}
+	if d, ok := fastDecision(line); ok {
+		return d, nil
+	}
+	return decodeReply(line)
+}
+
+// decodeReply is DecodeReply's general path: every reply, every problem named.
+func decodeReply(line []byte) (Reply, error) {
+	if len(line) > MaxReplyBytes {
 		return nil, &FieldError{Msg: fmt.Sprintf("line longer than %d bytes", MaxReplyBytes)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))

@@ -36,6 +36,12 @@ func FuzzDecodeReply(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
+		// The fast path reads a decision exactly as the general path does, or not at
+		// all.
+		slow, slowErr := decodeReply(line)
+		if fast, ok := fastDecision(line); ok && (slowErr != nil || !reflect.DeepEqual(fast, slow)) {
+			t.Fatalf("%q: the fast path reads %+v, the general path %+v (%v)", line, fast, slow, slowErr)
+		}
 		r, err := DecodeReply(line)
 		if err != nil {
 			var fe *FieldError
