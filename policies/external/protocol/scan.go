@@ -342,7 +342,6 @@ func fastDecision(line []byte) (*Decision, bool) {
 	return m, true
 }
 
-
 // Message is an engine message after hello — round, admit or end — as a client reads
 // it: the members of its type are set, the others are zero. Decode reuses its slices,
 // so what it holds is valid until the next Decode.
