@@ -222,8 +222,8 @@ def give_in_order(state, order):
 
 
 def _send(out, msg):
-    out.write(json.dumps(msg, separators=(",", ":"), allow_nan=False))
-    out.write("\n")
+    # One write and one flush: each system call on the pipe can wake the engine.
+    out.write(json.dumps(msg, separators=(",", ":"), allow_nan=False) + "\n")
     out.flush()
 
 
