@@ -20,10 +20,11 @@ import (
 // run the rounds exchanged, the wall time per round (round_us; for the built-in, per
 // decision instant), the CPU time per round of coraopt and the program together
 // (cpu_round_us: what a loaded machine does not inflate, unlike the wall time, which
-// waits for the other process to be scheduled) and the wall time per decision instant
-// of the built-in (instant_us, the same denominator for every variant). python-start
-// is the Python interpreter starting and exiting, the floor of any Python policy's
-// run. docs/protocol.md quotes the figures.
+// waits for the other process to be scheduled; cpu_ms per run likewise) and the wall
+// time per decision instant of the built-in (instant_us, the same denominator for
+// every variant). pipe-floor is a round trip without JSON; python-start is the Python
+// interpreter starting and exiting, the floor of any Python policy's run.
+// docs/protocol.md quotes the figures.
 func BenchmarkExternalPolicy(b *testing.B) {
 	w, err := workload.CORAWorkload(100, 1)
 	if err != nil {
@@ -43,6 +44,7 @@ func BenchmarkExternalPolicy(b *testing.B) {
 			rounds = res.Rounds
 		}
 		instants = rounds
+		b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/1e3/float64(b.N), "cpu_ms/op")
 		b.ReportMetric(float64(rounds), "rounds/op")
 		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*rounds), "round_us")
 		b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/float64(b.N*rounds), "cpu_round_us")
@@ -56,11 +58,13 @@ func BenchmarkExternalPolicy(b *testing.B) {
 	}
 	b.Run("python-start", func(b *testing.B) {
 		py := python3(b)
+		cpu0 := cpuWithChildren()
 		for b.Loop() {
 			if out, err := exec.Command(py, "-c", "import json, math, sys").CombinedOutput(); err != nil {
 				b.Fatalf("%v: %s", err, out)
 			}
 		}
+		b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/1e3/float64(b.N), "cpu_ms/op")
 	})
 	b.Run("pipe-floor", func(b *testing.B) {
 		// The engine's own send and read of a short line to a child that answers each
@@ -113,6 +117,7 @@ func BenchmarkExternalPolicy(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/1e3/float64(b.N), "cpu_ms/op")
 			b.ReportMetric(float64(rounds), "rounds/op")
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*rounds), "round_us")
 			b.ReportMetric(float64((cpuWithChildren()-cpu0).Microseconds())/float64(b.N*rounds), "cpu_round_us")
