@@ -26,7 +26,7 @@ import json
 import math
 import sys
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 WAITING, ACTIVE, FINISHED, REJECTED = range(4)
 
@@ -140,6 +140,7 @@ class Decision:
     def __init__(self):
         self.assign = []
         self.targets = []
+        self.order = None
 
     def give(self, job, pool, count=1, worker=None):
         """Give count slots of pool to job this round (on worker's slots if given)."""
@@ -154,6 +155,13 @@ class Decision:
         """Set job's container target in pool; the engine keeps it until changed."""
         self.targets.append({"job": job, "pool": pool, "target": target})
 
+    def set_order(self, jobs):
+        """Make jobs the standing order, kept by the engine until changed: in rounds
+        without give and at instants without a round, each free slot goes to the first
+        job of the order that can start a task in its pool; jobs not in it get none.
+        An empty order drops it (the container targets serve again)."""
+        self.order = list(jobs)
+
 
 class Refuse(Exception):
     """Raise from on_hello: the policy cannot model this workload (exit 2)."""
@@ -162,15 +170,24 @@ class Refuse(Exception):
 class Policy:
     """Base class. Override on_round; optionally on_hello, on_admit, on_end.
 
-    Class attributes asked of the engine in ready:
+    Attributes asked of the engine in ready (on_hello may still change them):
       admission   True: on_admit(state, job) -> bool is asked at every arrival
       tick        > 0: a round every tick seconds from 0 while jobs remain
       conserving  True: the assignment unit fills slots even for non-positive gaps
+      wake        None: a round at every instant where a free slot can be used; a
+                  list of event kinds ("arrival", "task_finish", "job_finish",
+                  "reject", "capacity"): a round only at the first such instant,
+                  at ticks and after those events; in between the standing order
+                  (Decision.set_order) or the container targets serve the slots
+      events      None: every event; a list of kinds: only those are sent (state
+                  then knows only what they tell)
     """
 
     admission = False
     tick = 0
     conserving = False
+    wake = None
+    events = None
 
     def on_hello(self, state):
         pass
@@ -184,6 +201,11 @@ class Policy:
     def on_end(self, state):
         """Return a dict of counts to report (policy_counts), or None."""
         return None
+
+
+def by_rank(state):
+    """Every job (arrived or not) in rank (arrival, id) order."""
+    return sorted(range(len(state.jobs)), key=lambda j: state.jobs[j]["rank"])
 
 
 def give_in_order(state, order):
@@ -200,8 +222,8 @@ def give_in_order(state, order):
 
 
 def _send(out, msg):
-    out.write(json.dumps(msg, separators=(",", ":"), allow_nan=False))
-    out.write("\n")
+    # One write and one flush: each system call on the pipe can wake the engine.
+    out.write(json.dumps(msg, separators=(",", ":"), allow_nan=False) + "\n")
     out.flush()
 
 
@@ -227,6 +249,10 @@ def run(policy, inp=None, out=None):
             ready["tick"] = policy.tick
         if policy.conserving:
             ready["conserving"] = True
+        if policy.wake is not None:
+            ready["wake"] = list(policy.wake)
+        if policy.events is not None:
+            ready["events"] = list(policy.events)
         _send(out, ready)
         for line in inp:
             m = json.loads(line)
@@ -244,6 +270,8 @@ def run(policy, inp=None, out=None):
                     reply["assign"] = d.assign
                 if d.targets:
                     reply["targets"] = d.targets
+                if d.order is not None:
+                    reply["order"] = d.order
                 _send(out, reply)
             elif t == "admit":
                 ok = bool(policy.on_admit(state, m["job"]))

@@ -9,9 +9,12 @@
 // a round (the events since the last message, the jobs whose runnable task counts
 // changed, the free slots) and takes the decision, checked whole against the round
 // before any slot is served; Pick serves the decision's slot assignments in the
-// engine's offer order, or leaves the slots to an embedded
-// policies.ContainerAssignment steered by the decision's targets; Observe collects the
-// events; Admit and Tick exist only when the program asked for them. The engine waits
+// engine's offer order, or the program's standing order, or leaves the slots to an
+// embedded policies.ContainerAssignment steered by the decision's targets; Observe
+// collects the events the program asked for; Admit and Tick exist only when the
+// program asked for them. A program that limits its rounds (ready.wake) is asked only
+// after the events it names, and its standing order serves every instant in between,
+// which is how an order-based policy gets by with a handful of round trips per run. The engine waits
 // for every reply, so simulated time does not pass while the program thinks and the
 // run is as deterministic as with a built-in policy.
 //

@@ -68,23 +68,42 @@ func canonical(t testing.TB, m *sim.Metrics, name string) []byte {
 // and edf on every family.
 func TestGoClientReproducesBuiltins(t *testing.T) {
 	for fam, w := range families(t) {
-		for _, name := range []string{"fifo", "edf"} {
-			t.Run(fam+"/"+name, func(t *testing.T) {
+		for _, mode := range []string{"fifo", "edf", "fifo-standing", "edf-standing", "edf-arrivals"} {
+			name, _, _ := strings.Cut(mode, "-")
+			t.Run(fam+"/"+mode, func(t *testing.T) {
 				t.Parallel() // each run mostly waits for the other process
 				builtin, _ := all.New(name)
 				want, err := sim.Measure(context.Background(), w, builtin, 7, true)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := Measure(context.Background(), self(t, "go-"+name, name), w, 7, true, Options{})
+				var rounds int
+				err = With(context.Background(), self(t, "go-"+name, mode), w, Options{}, func(p policies.Policy) error {
+					got, err := sim.Measure(context.Background(), w, p, 7, true)
+					if err != nil {
+						return err
+					}
+					if g, w := canonical(t, got, name), canonical(t, want, name); !bytes.Equal(g, w) {
+						t.Errorf("external %s differs from the built-in:\n got %s\nwant %s", mode, g, w)
+					}
+					if got.Name != "go-"+name {
+						t.Errorf("name %q, want go-%s", got.Name, name)
+					}
+					rounds = p.(interface{ session() *Session }).session().Rounds()
+					return nil
+				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g, w := canonical(t, got, name), canonical(t, want, name); !bytes.Equal(g, w) {
-					t.Errorf("external %s differs from the built-in:\n got %s\nwant %s", name, g, w)
-				}
-				if got.Name != "go-"+name {
-					t.Errorf("name %q, want go-%s", got.Name, name)
+				// A standing order is asked for once; re-sent at arrivals, at most once
+				// per job; per round, at more instants than jobs on every family.
+				switch {
+				case strings.HasSuffix(mode, "-standing") && rounds != 1:
+					t.Errorf("%d rounds, want 1", rounds)
+				case mode == "edf-arrivals" && (rounds < 1 || rounds > len(w.Jobs)):
+					t.Errorf("%d rounds, want 1 to %d (one per arrival at most)", rounds, len(w.Jobs))
+				case !strings.Contains(mode, "-") && rounds <= len(w.Jobs):
+					t.Errorf("%d rounds, want more than %d", rounds, len(w.Jobs))
 				}
 			})
 		}
@@ -127,7 +146,11 @@ func TestMisbehaviour(t *testing.T) {
 		{"error", 0, []string{"round 2 (t=10 s)", "out of ideas"}},
 		{"crash", 0, []string{"round 2 (t=10 s)", "exited (status 3)"}},
 		{"early-exit", 0, []string{"handshake", "exited (status 0)"}},
-		{"version", 0, []string{"handshake", "protocol: the program speaks protocol 2"}},
+		{"version", 0, []string{"handshake", "protocol: the program speaks protocol 3; this engine speaks 1 to 2"}},
+		{"wake-v1", 0, []string{"handshake", "wake: needs protocol 2"}},
+		{"order-v1", 0, []string{"round 2 (t=10 s)", "order: needs protocol 2"}},
+		{"order-twice", 0, []string{"round 2 (t=10 s)", "order[2]: job 2 (c) is listed twice"}},
+		{"order-unknown", 0, []string{"round 2 (t=10 s)", "order[1]: unknown job 3"}},
 		{"silence", 300 * time.Millisecond, []string{"round 2 (t=10 s)", "no answer within the timeout of 300ms"}},
 		{"close-stdout", 0, []string{"round 2 (t=10 s)", "closed its standard output"}},
 		{"bad-admission", 0, []string{"admit job 0 (t=0 s)", "job: admits job 1, but job 0 is the one asking"}},

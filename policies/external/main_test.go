@@ -2,9 +2,12 @@ package external
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/pprof"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,6 +21,10 @@ const childEnv = "CORAOPT_EXTERNAL_TEST_CHILD"
 // logEnv, when set in a child, names a file the child appends every line it reads and
 // writes to (the schema test checks them).
 const logEnv = "CORAOPT_EXTERNAL_TEST_LOG"
+
+// profileEnv, when set in a child of the Go client's modes, names the file prefix of
+// its CPU profile (PREFIX.PID).
+const profileEnv = "CORAOPT_EXTERNAL_TEST_CPUPROFILE"
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(childEnv); mode != "" {
@@ -37,18 +44,55 @@ func self(t testing.TB, name, mode string) Command {
 }
 
 func child(mode string) int {
+	var p client.Policy
+	var opt client.Options
 	switch mode {
-	case "fifo", "edf":
-		var p client.Policy = client.FIFO{}
-		if mode == "edf" {
-			p = &client.EDF{}
+	case "fifo":
+		p = client.FIFO{}
+	case "edf":
+		p = &client.EDF{}
+	case "fifo-standing":
+		p, opt = client.FIFO{Standing: true}, client.Standing()
+	case "edf-standing":
+		p, opt = &client.EDF{Standing: true}, client.Standing()
+	case "edf-arrivals":
+		p = &edfArrivals{}
+		opt = client.Options{Wake: []string{protocol.KindArrival}, Events: []string{protocol.KindArrival, protocol.KindJobFinish, protocol.KindReject}}
+	}
+	if p != nil {
+		if path := os.Getenv(profileEnv); path != "" {
+			// A child's profile, for the benchmark's other half (go test -cpuprofile
+			// sees only the engine).
+			f, err := os.Create(fmt.Sprintf("%s.%d", path, os.Getpid()))
+			if err == nil && pprof.StartCPUProfile(f) == nil {
+				defer pprof.StopCPUProfile()
+			}
 		}
 		in, out := logged(os.Stdin, os.Stdout)
-		if err := client.Serve(in, out, p, client.Options{}); err != nil {
+		if err := client.Serve(in, out, p, opt); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
 		return 0
+	}
+	if mode == "echo" {
+		// The pipe's floor: ready, then one short line back per line read, no JSON.
+		rd := bufio.NewReader(os.Stdin)
+		if _, err := rd.ReadBytes('\n'); err != nil {
+			return 1
+		}
+		os.Stdout.WriteString(`{"type":"ready","protocol":2}` + "\n")
+		reply := []byte(`{"type":"bye"}` + "\n")
+		for {
+			line, err := rd.ReadSlice('\n')
+			if err != nil {
+				return 0
+			}
+			if string(line) == "end\n" {
+				return 0
+			}
+			os.Stdout.Write(reply)
+		}
 	}
 	if mode == "admit-tick" {
 		in, out := logged(os.Stdin, os.Stdout)
@@ -77,6 +121,23 @@ func (*admitTick) OnRound(s *client.State) client.Decision {
 	return d
 }
 
+// edfArrivals is EDF as a researcher would write it on protocol 2: at each arrival (its
+// only wake-up) a standing order of the active jobs by target, and only the events
+// that keep the active list (it fails on any other, which the engine must not send).
+type edfArrivals struct{ edf client.EDF }
+
+func (e *edfArrivals) OnRound(s *client.State) client.Decision {
+	for _, ev := range s.Events {
+		if ev.Kind != protocol.KindArrival && ev.Kind != protocol.KindJobFinish && ev.Kind != protocol.KindReject {
+			panic("the engine sent a " + ev.Kind + " event, not asked for")
+		}
+	}
+	var d client.Decision
+	d.SetOrder(s.Active())
+	slices.SortStableFunc(d.Order, func(a, b int) int { return cmp.Compare(s.Target(a), s.Target(b)) })
+	return d
+}
+
 // misbehave is a program that breaks the protocol as mode says, at round 2 (or at the
 // first admit, or the end): the cases of issue 30's list.
 func misbehave(mode string) int {
@@ -90,6 +151,10 @@ func misbehave(mode string) int {
 	case "early-exit":
 		return 0
 	case "version":
+		say(`{"type":"ready","protocol":3}`)
+	case "wake-v1":
+		say(`{"type":"ready","protocol":1,"wake":[]}`)
+	case "order-twice", "order-unknown":
 		say(`{"type":"ready","protocol":2}`)
 	case "refuse":
 		say(`{"type":"refuse","reason":"no deadlines here"}`)
@@ -144,6 +209,12 @@ func misbehave(mode string) int {
 			say(fmt.Sprintf(`{"type":"decision","round":%d,"assign":[{"job":1,"pool":0,"worker":1},{"job":2,"pool":0,"worker":1}]}`, m.Round))
 		case "more-than-free":
 			say(fmt.Sprintf(`{"type":"decision","round":%d,"assign":[{"job":1,"pool":0,"count":2},{"job":2,"pool":0,"count":2}]}`, m.Round))
+		case "order-v1":
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"order":[0]}`, m.Round))
+		case "order-twice":
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"order":[2,0,2]}`, m.Round))
+		case "order-unknown":
+			say(fmt.Sprintf(`{"type":"decision","round":%d,"order":[0,3]}`, m.Round))
 		case "wrong-round":
 			say(fmt.Sprintf(`{"type":"decision","round":%d}`, m.Round+1))
 		case "wrong-type":

@@ -3,6 +3,7 @@ package external
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/external/protocol"
@@ -20,19 +21,25 @@ func (p *policy) Name() string { return p.s.cmd.Name }
 // StartRound sends a round and takes its decision. An instant where no active job can
 // start a task on a free slot, and no tick fell, has nothing to decide — whatever the
 // program answered, no task would start: no round is sent, and its events go with the
-// next message.
+// next message. A program that limited its rounds (ready.wake) is asked only at the
+// first instant and after a tick or an event it wakes on; at the other instants the
+// standing order (or the container targets) serves the slots.
 func (p *policy) StartRound(_ context.Context, v policies.View) {
 	s := p.s
-	s.assign, s.useCA = s.assign[:0], false
+	s.assign, s.serve = s.assign[:0], serveNothing
 	if s.failed != nil || s.refused != nil {
 		return
 	}
 	if !s.ticked && !anyUsable(v) {
 		return
 	}
-	s.ticked = false
+	if s.limited && s.round > 0 && !s.ticked && !s.woken {
+		s.serve = serveStanding
+		return
+	}
+	s.ticked, s.woken = false, false
 	line := s.roundMessage(v)
-	at := fmt.Sprintf("round %d", s.round)
+	at := "round " + strconv.Itoa(s.round)
 	r := s.exchange(at, line)
 	if r == nil {
 		return

@@ -3,13 +3,16 @@ package external
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/workload"
 )
 
 // python3 is the interpreter the reference client's tests use. `make test` (which
@@ -43,23 +46,46 @@ func TestPythonFIFOReproducesBuiltin(t *testing.T) { pythonReproduces(t, "fifo")
 
 func TestPythonEDFReproducesBuiltin(t *testing.T) { pythonReproduces(t, "edf") }
 
+// Each runs as it is (a standing order, one round) and with per_round (a round at every
+// instant, the protocol-1 way).
 func pythonReproduces(t *testing.T, name string) {
 	for fam, w := range families(t) {
-		t.Run(fam, func(t *testing.T) {
-			t.Parallel() // each run mostly waits for the other process
-			builtin, _ := all.New(name)
-			want, err := sim.Measure(context.Background(), w, builtin, 11, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr bytes.Buffer
-			got, err := Measure(context.Background(), pythonExample(t, "py-"+name, name), w, 11, false, Options{Stderr: &SyncWriter{W: &stderr}})
-			if err != nil {
-				t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
-			}
-			if g, w := canonical(t, got, name), canonical(t, want, name); !bytes.Equal(g, w) {
-				t.Errorf("python %s differs from the built-in:\n got %s\nwant %s", name, g, w)
-			}
-		})
+		for _, perRound := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/per_round=%v", fam, perRound), func(t *testing.T) {
+				t.Parallel() // each run mostly waits for the other process
+				pythonRun(t, name, w, perRound)
+			})
+		}
+	}
+}
+
+func pythonRun(t *testing.T, name string, w *workload.Workload, perRound bool) {
+	builtin, _ := all.New(name)
+	want, err := sim.Measure(context.Background(), w, builtin, 11, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := pythonExample(t, "py-"+name, name)
+	cmd.Params = map[string]any{"per_round": perRound}
+	var stderr bytes.Buffer
+	var got *sim.Metrics
+	rounds := 0
+	err = With(context.Background(), cmd, w, Options{Stderr: &SyncWriter{W: &stderr}}, func(p policies.Policy) error {
+		var err error
+		got, err = sim.Measure(context.Background(), w, p, 11, false)
+		rounds = p.(interface{ session() *Session }).session().Rounds()
+		return err
+	})
+	if err != nil {
+		t.Fatalf("%v\nstderr:\n%s", err, stderr.String())
+	}
+	if g, w := canonical(t, got, name), canonical(t, want, name); !bytes.Equal(g, w) {
+		t.Errorf("python %s differs from the built-in:\n got %s\nwant %s", name, g, w)
+	}
+	if !perRound && rounds != 1 {
+		t.Errorf("the standing order took %d rounds, want 1", rounds)
+	}
+	if perRound && rounds <= len(w.Jobs) {
+		t.Errorf("per round: %d rounds, want more than %d (the jobs)", rounds, len(w.Jobs))
 	}
 }

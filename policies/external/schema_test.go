@@ -24,7 +24,7 @@ func TestMessagesMatchSchemas(t *testing.T) {
 	}
 	seenTypes, seenKinds := map[string]bool{}, map[string]bool{}
 	for name, w := range map[string]*workload.Workload{"tiny": tiny(t), "woha-fig2": fams["woha-fig2"], "rds": capacity} {
-		for _, mode := range []string{"fifo", "admit-tick"} {
+		for _, mode := range []string{"fifo", "admit-tick", "edf-arrivals"} {
 			log := filepath.Join(t.TempDir(), "log.jsonl")
 			c := self(t, mode, mode)
 			c.Env = append(c.Env, logEnv+"="+log)

@@ -68,6 +68,7 @@ type Session struct {
 
 	mu       sync.Mutex // guards cancelled, against the context's callback
 	canceled bool
+	blocking bool // replies are read by blocking system calls (no timeout)
 
 	refused error // the policy's refuse reason
 	ticked  bool  // a tick happened since the last round: the next instant sends one
@@ -108,10 +109,7 @@ func Start(ctx context.Context, c Command, w *workload.Workload, opt Options) (*
 	if err == nil {
 		switch r := reply.(type) {
 		case *protocol.Ready:
-			if r.Protocol != protocol.Version {
-				err = &protocol.FieldError{Path: "protocol", Msg: fmt.Sprintf("the program speaks protocol %d; this engine speaks %d", r.Protocol, protocol.Version)}
-			}
-			s.ready = *r
+			err = s.setReady(r)
 		case *protocol.Refuse:
 			s.refused = errors.New(r.Reason)
 		default:
@@ -125,6 +123,28 @@ func Start(ctx context.Context, c Command, w *workload.Workload, opt Options) (*
 	}
 	s.ca = &policies.ContainerAssignment{Conserving: s.ready.Conserving}
 	return s, nil
+}
+
+// setReady takes the program's ready: its version (this engine speaks 1 and 2; the
+// members protocol 2 added need 2) and the hooks, events and wake-ups it wants.
+func (s *Session) setReady(r *protocol.Ready) error {
+	switch {
+	case r.Protocol != protocol.Version && r.Protocol != protocol.MinVersion:
+		return &protocol.FieldError{Path: "protocol", Msg: fmt.Sprintf("the program speaks protocol %d; this engine speaks %d to %d", r.Protocol, protocol.MinVersion, protocol.Version)}
+	case r.Protocol < 2 && r.Wake != nil:
+		return &protocol.FieldError{Path: "wake", Msg: "needs protocol 2 (the program answered protocol 1)"}
+	case r.Protocol < 2 && r.Events != nil:
+		return &protocol.FieldError{Path: "events", Msg: "needs protocol 2 (the program answered protocol 1)"}
+	}
+	s.ready, s.protocol = *r, r.Protocol
+	s.sendKinds = allKinds
+	if r.Events != nil {
+		s.sendKinds = kindMask(r.Events)
+	}
+	if r.Wake != nil {
+		s.limited, s.wakeKinds = true, kindMask(r.Wake)
+	}
+	return nil
 }
 
 // spawn starts the program with its standard input and output on pipes of ours, in a
@@ -165,6 +185,17 @@ func (s *Session) spawn(opt Options) error {
 		return &Error{At: protocol.TypeHello, Err: fmt.Errorf("starting %s: %w", c.Argv[0], err)}
 	}
 	s.proc, s.in, s.out = p, inW, outR
+	if c.Timeout == 0 {
+		// Without a timeout, read the program's replies with blocking system calls
+		// rather than through the runtime's poller: the reader sleeps in read and the
+		// program's write wakes it directly, without the failed read, the epoll wait
+		// and the goroutine hand-over of every round (about half the wall time of a
+		// round trip on a loaded machine, by pipe-floor in BenchmarkExternalPolicy). A
+		// blocked read then no longer obeys deadlines, so interrupt ends it by killing
+		// the program, which closes the pipe's only write end.
+		_ = outR.Fd() // Fd puts the descriptor in blocking mode
+		s.blocking = true
+	}
 	s.rd = bufio.NewReaderSize(outR, 64<<10)
 	go func() {
 		s.waitErr = p.Wait()
@@ -184,6 +215,13 @@ func (s *Session) interrupt() {
 	past := time.Unix(1, 0)
 	s.in.SetWriteDeadline(past)
 	s.out.SetReadDeadline(past)
+	if s.blocking {
+		select {
+		case <-s.exited:
+		default:
+			killGroup(s.proc)
+		}
+	}
 }
 
 func (s *Session) interrupted() bool {

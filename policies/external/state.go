@@ -2,6 +2,8 @@ package external
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/external/protocol"
@@ -39,20 +41,72 @@ type state struct {
 	isDirty []bool
 	counts  []int // scratch: one job's counts
 
-	// The decision being served this round: assignments left (Count decremented as
-	// slots are given), and whether the container-assignment unit fills the slots
-	// instead (a decision without assignments).
+	// The decision being served this instant: assignments left (Count decremented as
+	// slots are given), or the standing order, or the container-assignment unit (a
+	// round without assignments, or an instant without a round).
 	assign []protocol.Assignment
-	useCA  bool
-	ca     *policies.ContainerAssignment
+	serve  serving
+	order  []int // the standing order (protocol 2's decision.order); empty: none
+	// compacted is settled when the order last dropped its settled jobs.
+	compacted int
+	ca        *policies.ContainerAssignment
 
-	given map[[2]int]int // scratch of the checks: slots given per (job or worker, pool)
+	// What the program asked for in ready (protocol 2): the event kinds sent, and
+	// when limited, the kinds that call a round (woken: one happened since the last).
+	sendKinds, wakeKinds uint8
+	limited, woken       bool
+
+	given  map[[2]int]int // scratch of the checks: slots given per (job or worker, pool)
+	listed []bool         // scratch of the checks: jobs in the order so far
+	// protocol is the version the program answered in ready.
+	protocol int
+}
+
+// serving is how this instant's free slots are served.
+type serving uint8
+
+const (
+	serveNothing  serving = iota // no round, nothing usable
+	serveAssign                  // the round's assignments
+	serveStanding                // the standing order if any, else the container targets
+)
+
+// kindBit is an event kind's bit in sendKinds and wakeKinds.
+func kindBit(kind string) uint8 {
+	switch kind {
+	case protocol.KindStart:
+		return 1
+	case protocol.KindTaskFinish:
+		return 2
+	case protocol.KindJobFinish:
+		return 4
+	case protocol.KindArrival:
+		return 8
+	case protocol.KindReject:
+		return 16
+	case protocol.KindCapacity:
+		return 32
+	case protocol.KindTick:
+		return 64
+	}
+	return 0
+}
+
+const allKinds uint8 = 127
+
+func kindMask(kinds []string) uint8 {
+	var m uint8
+	for _, k := range kinds {
+		m |= kindBit(k)
+	}
+	return m
 }
 
 func newState(w *workload.Workload, infos []policies.JobInfo) *state {
 	n, np := len(infos), len(w.Cluster.Pools)
 	st := &state{w: w, infos: infos, np: np, dependents: make([][]int, n), jobState: make([]uint8, n),
-		sent: make([]int32, n*np), isDirty: make([]bool, n), counts: make([]int, np), given: map[[2]int]int{}}
+		sent: make([]int32, n*np), isDirty: make([]bool, n), counts: make([]int, np), given: map[[2]int]int{},
+		listed: make([]bool, n), sendKinds: allKinds}
 	for i := range infos {
 		for _, d := range infos[i].After {
 			st.dependents[d] = append(st.dependents[d], i)
@@ -68,7 +122,16 @@ func (st *state) markDirty(j int) {
 	}
 }
 
+// addEvent records an event for the next message if the program wants its kind, and
+// notes a wake-up.
 func (st *state) addEvent(e protocol.Event) {
+	bit := kindBit(e.Kind)
+	if st.wakeKinds&bit != 0 {
+		st.woken = true
+	}
+	if st.sendKinds&bit == 0 {
+		return
+	}
 	if st.nevents > 0 {
 		st.events = append(st.events, ',')
 	}
@@ -150,7 +213,7 @@ func (st *state) roundMessage(v policies.View) []byte {
 	st.round++
 	st.now = v.Now()
 	b := append(st.msg[:0], `{"type":"round","round":`...)
-	b = fmt.Appendf(b, "%d", st.round)
+	b = strconv.AppendInt(b, int64(st.round), 10)
 	b = append(b, `,"time":`...)
 	b = protocol.AppendFloat(b, st.now)
 	b = st.appendEvents(b)
@@ -174,12 +237,14 @@ func (st *state) roundMessage(v policies.View) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = fmt.Appendf(b, `{"job":%d,"tasks":[`, j)
+		b = append(b, `{"job":`...)
+		b = strconv.AppendInt(b, int64(j), 10)
+		b = append(b, `,"tasks":[`...)
 		for p, n := range c {
 			if p > 0 {
 				b = append(b, ',')
 			}
-			b = fmt.Appendf(b, "%d", n)
+			b = strconv.AppendInt(b, int64(n), 10)
 		}
 		b = append(b, ']', '}')
 	}
@@ -189,7 +254,7 @@ func (st *state) roundMessage(v policies.View) []byte {
 		if p > 0 {
 			b = append(b, ',')
 		}
-		b = fmt.Appendf(b, "%d", free(v, p))
+		b = strconv.AppendInt(b, int64(free(v, p)), 10)
 	}
 	b = append(b, ']', '}', '\n')
 	st.msg = b
@@ -208,7 +273,7 @@ func (st *state) appendEvents(b []byte) []byte {
 func (st *state) admitMessage(j int) []byte {
 	b := append(st.msg[:0], `{"type":"admit","time":`...)
 	b = protocol.AppendFloat(b, st.now)
-	b = fmt.Appendf(b, `,"job":%d`, j)
+	b = strconv.AppendInt(append(b, `,"job":`...), int64(j), 10)
 	b = st.appendEvents(b)
 	b = append(b, '}', '\n')
 	st.msg = b
@@ -277,6 +342,19 @@ func (st *state) check(v policies.View, d *protocol.Decision) error {
 			}
 		}
 	}
+	if d.Order != nil && st.protocol < 2 {
+		return &protocol.FieldError{Path: "order", Msg: "needs protocol 2 (the program answered protocol 1)"}
+	}
+	clear(st.listed)
+	for i, j := range d.Order {
+		if j >= n {
+			return &protocol.FieldError{Path: fmt.Sprintf("order[%d]", i), Msg: fmt.Sprintf("unknown job %d (the workload has %d jobs, 0 to %d)", j, n, n-1)}
+		}
+		if st.listed[j] {
+			return &protocol.FieldError{Path: fmt.Sprintf("order[%d]", i), Msg: fmt.Sprintf("job %d (%s) is listed twice", j, st.infos[j].ID)}
+		}
+		st.listed[j] = true
+	}
 	for i, t := range d.Targets {
 		if t.Job >= n {
 			return &protocol.FieldError{Path: fmt.Sprintf("targets[%d].job", i), Msg: fmt.Sprintf("unknown job %d (the workload has %d jobs, 0 to %d)", t.Job, n, n-1)}
@@ -294,8 +372,14 @@ func (st *state) apply(v policies.View, d *protocol.Decision) {
 	for _, t := range d.Targets {
 		st.ca.Targets(v, t.Pool)[t.Job] = t.Target
 	}
+	if d.Order != nil {
+		st.order, st.compacted = append(st.order[:0], d.Order...), -1
+	}
 	st.assign = append(st.assign[:0], d.Assign...)
-	st.useCA = len(d.Assign) == 0
+	st.serve = serveAssign
+	if len(d.Assign) == 0 {
+		st.serve = serveStanding
+	}
 }
 
 // pick serves one offered slot: the first assignment pinned to its worker, else the
@@ -304,9 +388,24 @@ func (st *state) apply(v policies.View, d *protocol.Decision) {
 // a start event in the next message.
 func (st *state) pick(v policies.View, s policies.Slot) (int, bool) {
 	j, ok := -1, false
-	if st.useCA {
+	switch {
+	case st.serve == serveNothing:
+	case st.serve == serveStanding && len(st.order) > 0:
+		if st.compacted != st.settled {
+			// Settled jobs never run again: drop them, so an order of every job costs
+			// no more per slot than one of the active jobs.
+			st.order = slices.DeleteFunc(st.order, func(k int) bool { return st.jobState[k] >= jobFinished })
+			st.compacted = st.settled
+		}
+		for _, k := range st.order {
+			if v.Runnable(k, s.Pool) {
+				j, ok = k, true
+				break
+			}
+		}
+	case st.serve == serveStanding:
 		j, ok = st.ca.Pick(v, s)
-	} else {
+	default:
 		for pinned := 1; pinned >= 0 && !ok; pinned-- {
 			for i := range st.assign {
 				a := &st.assign[i]

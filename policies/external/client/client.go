@@ -44,7 +44,19 @@ type Options struct {
 	Tick float64
 	// Conserving makes the assignment unit give free slots even to non-positive gaps.
 	Conserving bool
+	// Wake, when not nil, asks for a round only at the first instant, at ticks and
+	// after events of these kinds (protocol.WakeKinds); between rounds the engine
+	// serves free slots by the standing order (Decision.SetOrder) or the container
+	// targets. Nil: a round at every instant where a free slot can be used.
+	Wake []string
+	// Events, when not nil, are the only event kinds the engine sends (State then
+	// knows only what they tell). Nil: every kind.
+	Events []string
 }
+
+// Standing are the options of a policy whose standing order never changes (FIFO and
+// EDF with Standing set): one round, no events.
+func Standing() Options { return Options{Wake: []string{}, Events: []string{}} }
 
 // Task is a task that started; Finish is 0 while it runs.
 type Task struct {
@@ -66,7 +78,7 @@ type State struct {
 	// Round and Time are the current round's (Time is the last message's).
 	Round int
 	Time  float64
-	// Events are the current message's events.
+	// Events are the current message's events (valid until the next message).
 	Events []protocol.Event
 	// Free is the number of slots the engine offers this round, per pool.
 	Free []int
@@ -171,6 +183,14 @@ func (s *State) insertActive(j int) {
 type Decision struct {
 	Assign  []protocol.Assignment
 	Targets []protocol.Target
+	Order   []int
+}
+
+// SetOrder makes order the standing order: in rounds without Give and at instants
+// without a round, each free slot goes to the first job of order that can start a
+// task in its pool; jobs not in it get none. An empty order drops it.
+func (d *Decision) SetOrder(order []int) {
+	d.Order = append(make([]int, 0, len(order)), order...)
 }
 
 // Give gives count slots of pool to job this round (count ≤ 0 does nothing).
@@ -185,30 +205,21 @@ func (d *Decision) SetTarget(job, pool int, target float64) {
 	d.Targets = append(d.Targets, protocol.Target{Job: job, Pool: pool, Target: target})
 }
 
-// inbound is any engine message.
-type inbound struct {
-	Type     string              `json:"type"`
-	Protocol int                 `json:"protocol"`
-	Round    int                 `json:"round"`
-	Time     float64             `json:"time"`
-	Job      int                 `json:"job"`
-	Events   []protocol.Event    `json:"events"`
-	Runnable []protocol.Runnable `json:"runnable"`
-	Free     []int               `json:"free"`
-}
-
 // Serve runs p on the protocol: messages from in, replies to out, until end (it
 // answers bye and returns nil) or in closes (an error). A panic of the policy is
-// reported to the engine as an error message, then re-raised.
+// reported to the engine as an error message, then re-raised. Messages are read and
+// replies written without reflection (protocol.Message, protocol.AppendReply), so a
+// round costs the policy's own work and little else.
 func Serve(in io.Reader, out io.Writer, p Policy, opt Options) (err error) {
 	rd := bufio.NewReaderSize(in, 1<<20)
 	wr := bufio.NewWriter(out)
+	var buf []byte
 	send := func(r protocol.Reply) error {
-		line, err := protocol.Encode(r)
-		if err != nil {
-			return err
+		var aerr error
+		if buf, aerr = protocol.AppendReply(buf[:0], r); aerr != nil {
+			return aerr
 		}
-		if _, err := wr.Write(line); err != nil {
+		if _, err := wr.Write(buf); err != nil {
 			return err
 		}
 		return wr.Flush()
@@ -234,19 +245,29 @@ func Serve(in io.Reader, out io.Writer, p Policy, opt Options) (err error) {
 		}
 	}
 	adm, admits := p.(Admitter)
-	if err := send(&protocol.Ready{Protocol: protocol.Version, Admission: admits, Tick: opt.Tick, Conserving: opt.Conserving}); err != nil {
+	if err := send(&protocol.Ready{Protocol: protocol.Version, Admission: admits, Tick: opt.Tick, Conserving: opt.Conserving, Wake: opt.Wake, Events: opt.Events}); err != nil {
 		return err
 	}
+	var m protocol.Message
+	var dec protocol.Decision
+	var long []byte
 	for {
-		line, err := rd.ReadBytes('\n')
+		line, err := rd.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) { // a line longer than the buffer
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = rd.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return errors.New("the engine closed the protocol before end")
 			}
 			return err
 		}
-		var m inbound
-		if err := json.Unmarshal(line, &m); err != nil {
+		if err := m.Decode(line); err != nil {
 			return fmt.Errorf("reading a message: %w", err)
 		}
 		s.Time = m.Time
@@ -262,7 +283,8 @@ func Serve(in io.Reader, out io.Writer, p Policy, opt Options) (err error) {
 				copy(s.runnable[r.Job], r.Tasks)
 			}
 			d := p.OnRound(s)
-			err = send(&protocol.Decision{Round: m.Round, Assign: d.Assign, Targets: d.Targets})
+			dec = protocol.Decision{Round: m.Round, Assign: d.Assign, Targets: d.Targets, Order: d.Order}
+			err = send(&dec)
 		case protocol.TypeEnd:
 			return send(&protocol.Bye{})
 		default:
@@ -291,18 +313,54 @@ func giveInOrder(s *State, order []int) Decision {
 	return d
 }
 
-// FIFO gives free slots to the active jobs in arrival order: the built-in fifo.
-type FIFO struct{}
+// FIFO gives free slots to the active jobs in arrival order: the built-in fifo. With
+// Standing it answers with a standing order of every job by rank instead, which never
+// changes: run it with the Standing options and it is asked once.
+type FIFO struct{ Standing bool }
 
-func (FIFO) OnRound(s *State) Decision { return giveInOrder(s, s.Active()) }
+func (f FIFO) OnRound(s *State) Decision {
+	if f.Standing {
+		var d Decision
+		d.Order = s.byRank()
+		return d
+	}
+	return giveInOrder(s, s.Active())
+}
+
+// byRank is every job in rank order.
+func (s *State) byRank() []int {
+	order := make([]int, len(s.Hello.Workload.Jobs))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortFunc(order, func(a, b int) int { return s.Job(a).Rank - s.Job(b).Rank })
+	return order
+}
 
 // EDF gives free slots to the active jobs by target time (deadline), ties in arrival
-// order: the built-in edf (EDF-P).
-type EDF struct{ order []int }
+// order: the built-in edf (EDF-P). Target times do not change, so with Standing it
+// answers with a standing order of every job by (target, rank) instead: run it with
+// the Standing options and it is asked once.
+type EDF struct {
+	Standing bool
+	order    []int
+}
 
 func (e *EDF) OnRound(s *State) Decision {
+	if e.Standing {
+		var d Decision
+		d.Order = s.byRank()
+		sortByTarget(s, d.Order)
+		return d
+	}
 	e.order = append(e.order[:0], s.Active()...)
-	slices.SortStableFunc(e.order, func(a, b int) int {
+	sortByTarget(s, e.order)
+	return giveInOrder(s, e.order)
+}
+
+// sortByTarget sorts jobs by target time, stably (ties keep their order).
+func sortByTarget(s *State, jobs []int) {
+	slices.SortStableFunc(jobs, func(a, b int) int {
 		ta, tb := s.Target(a), s.Target(b)
 		switch {
 		case ta < tb:
@@ -312,5 +370,4 @@ func (e *EDF) OnRound(s *State) Decision {
 		}
 		return 0
 	})
-	return giveInOrder(s, e.order)
 }

@@ -42,7 +42,7 @@ func TestServeFIFOAndEDF(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-		want := append(append([]string{`{"type":"ready","protocol":1}`}, c.want...), `{"type":"bye"}`)
+		want := append(append([]string{`{"type":"ready","protocol":2}`}, c.want...), `{"type":"bye"}`)
 		if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s:\n got %s\nwant %s", c.name, strings.Join(lines, "\n"), strings.Join(want, "\n"))
 		}

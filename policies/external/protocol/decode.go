@@ -38,6 +38,17 @@ func (e *FieldError) Error() string {
 // (policies/external).
 func DecodeReply(line []byte) (Reply, error) {
 	if len(line) > MaxReplyBytes {
+		return decodeReply(line)
+	}
+	if d, ok := fastDecision(line); ok {
+		return d, nil
+	}
+	return decodeReply(line)
+}
+
+// decodeReply is DecodeReply's general path: every reply, every problem named.
+func decodeReply(line []byte) (Reply, error) {
+	if len(line) > MaxReplyBytes {
 		return nil, &FieldError{Msg: fmt.Sprintf("line longer than %d bytes", MaxReplyBytes)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -62,7 +73,7 @@ func DecodeReply(line []byte) (Reply, error) {
 	switch t {
 	case TypeReady:
 		m := &Ready{}
-		r.only(obj, "", "type", "protocol", "admission", "tick", "conserving")
+		r.only(obj, "", "type", "protocol", "admission", "tick", "conserving", "wake", "events")
 		m.Protocol = r.integer(obj, "", "protocol", true, 0, MaxCount, 0)
 		m.Admission = r.boolean(obj, "", "admission")
 		m.Tick = r.number(obj, "", "tick")
@@ -70,6 +81,8 @@ func DecodeReply(line []byte) (Reply, error) {
 			r.fail("tick", "must be >= 0 (0: no ticks)")
 		}
 		m.Conserving = r.boolean(obj, "", "conserving")
+		m.Wake = r.kinds(obj, "wake", WakeKinds)
+		m.Events = r.kinds(obj, "events", Kinds)
 		out = m
 	case TypeRefuse:
 		m := &Refuse{}
@@ -120,7 +133,7 @@ func DecodeReply(line []byte) (Reply, error) {
 
 func (r *reader) decision(obj map[string]any) *Decision {
 	m := &Decision{}
-	r.only(obj, "", "type", "round", "assign", "targets")
+	r.only(obj, "", "type", "round", "assign", "targets", "order")
 	m.Round = r.integer(obj, "", "round", true, 1, 1<<53-1, 0)
 	for i, e := range r.array(obj, "assign") {
 		path := "assign[" + strconv.Itoa(i) + "]"
@@ -168,7 +181,47 @@ func (r *reader) decision(obj map[string]any) *Decision {
 		}
 		m.Targets = append(m.Targets, t)
 	}
+	if _, ok := obj["order"]; ok && r.err == nil {
+		a := r.array(obj, "order")
+		m.Order = make([]int, 0, len(a))
+		for i := range a {
+			// integer reads members: the element is read as the member "order[i]".
+			k := "order[" + strconv.Itoa(i) + "]"
+			m.Order = append(m.Order, r.integer(map[string]any{k: a[i]}, "", k, true, 0, MaxCount, 0))
+			if r.err != nil {
+				break
+			}
+		}
+	}
+	if r.err != nil {
+		return nil
+	}
 	return m
+}
+
+// kinds reads an array of event kinds among allowed; absent is nil, [] is empty.
+func (r *reader) kinds(obj map[string]any, key string, allowed []string) []string {
+	if _, ok := obj[key]; !ok || r.err != nil {
+		return nil
+	}
+	a := r.array(obj, key)
+	out := make([]string, 0, len(a))
+	for i, e := range a {
+		k, ok := e.(string)
+		if !ok || !slices.Contains(allowed, k) {
+			r.fail(key+"["+strconv.Itoa(i)+"]", fmt.Sprintf("must be one of %s, got %s", strings.Join(allowed, ", "), describeValue(e)))
+			return nil
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func describeValue(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return typeName(v)
 }
 
 // reader reads members of a decoded JSON object, keeping the first problem.

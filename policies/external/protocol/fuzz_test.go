@@ -19,6 +19,12 @@ func FuzzDecodeReply(f *testing.F) {
 		`{"type":"decision","round":7,"assign":[{"job":0,"pool":1,"count":2},{"job":4,"pool":0,"worker":3}]}`,
 		`{"type":"decision","round":1,"targets":[{"job":2,"pool":0,"target":3.5}]}`,
 		`{"type":"bye","counts":{"plans":4},"fallbacks":1}`,
+		`{"type":"ready","protocol":2,"wake":["arrival","task_finish"],"events":[]}`,
+		`{"type":"ready","protocol":2,"wake":["start"]}`,
+		`{"type":"decision","round":1,"order":[3,0,2]}`,
+		`{"type":"decision","round":2,"order":[]}`,
+		`{"type":"decision","round":2,"order":[1,-1]}`,
+		`{"type":"decision","round":2, "assign":[{"job":0,"pool":0}] ,"order":[1.0,2e0]}`,
 		`{"type":"error","message":"boom"}`,
 		`{"type":"decision","round":1,"assign":[{"job":1e0,"pool":0.0}]}`,
 		`{"type":"decision","round":0}`,
@@ -30,6 +36,12 @@ func FuzzDecodeReply(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) {
+		// The fast path reads a decision exactly as the general path does, or not at
+		// all.
+		slow, slowErr := decodeReply(line)
+		if fast, ok := fastDecision(line); ok && (slowErr != nil || !reflect.DeepEqual(fast, slow)) {
+			t.Fatalf("%q: the fast path reads %+v, the general path %+v (%v)", line, fast, slow, slowErr)
+		}
 		r, err := DecodeReply(line)
 		if err != nil {
 			var fe *FieldError

@@ -2,15 +2,22 @@ package protocol
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/coraopt/coraopt/workload"
 )
 
 // Version is the protocol version this package speaks. A policy answers the hello with
-// the version it speaks; any other number ends the run (docs/protocol.md,
-// "Versions").
-const Version = 1
+// the version it speaks: Version or MinVersion; any other number ends the run
+// (docs/protocol.md, "Versions").
+const Version = 2
+
+// MinVersion is the oldest version the engine still serves: version 2 only added
+// optional members to replies (ready.wake, ready.events, decision.order), so a
+// version-1 program, which sends none of them, reads and means the same.
+const MinVersion = 1
 
 // Message types, the "type" member of every message.
 const (
@@ -36,6 +43,13 @@ const (
 	KindReject     = "reject"      // a job was rejected
 	KindTick       = "tick"        // the policy's tick interval elapsed
 )
+
+// Kinds are the event kinds, in the order of the docs' table.
+var Kinds = []string{KindStart, KindTaskFinish, KindJobFinish, KindArrival, KindReject, KindCapacity, KindTick}
+
+// WakeKinds are the event kinds a policy may ask to be woken by (Ready.Wake): the
+// others are its own doing (start) or wake it anyway (tick).
+var WakeKinds = []string{KindTaskFinish, KindJobFinish, KindArrival, KindReject, KindCapacity}
 
 // Hello is the engine's first message: the protocol version, the policy's name and
 // parameters, and the workload as a non-clairvoyant policy may know it.
@@ -211,6 +225,15 @@ type Ready struct {
 	// Conserving makes the container-assignment unit give a free slot to the largest
 	// target − held gap even when no gap is positive (policies.ContainerAssignment).
 	Conserving bool `json:"conserving,omitempty"`
+	// Wake (protocol 2), when not nil, limits the rounds: after the first, the engine
+	// sends a round only at an instant where a tick fell or an event of one of these
+	// kinds (WakeKinds) happened since the last round; at the other instants it serves
+	// the free slots by the standing order (Decision.Order) or the container targets.
+	// Nil is a round at every instant where a free slot can be used (protocol 1).
+	Wake []string `json:"wake,omitempty"`
+	// Events (protocol 2), when not nil, are the only event kinds (Kinds) the engine
+	// sends; nil is every kind.
+	Events []string `json:"events,omitempty"`
 }
 
 // Refuse answers hello: the policy cannot model this workload (the run is reported as
@@ -231,6 +254,12 @@ type Decision struct {
 	Round   int          `json:"round"`
 	Assign  []Assignment `json:"assign,omitempty"`
 	Targets []Target     `json:"targets,omitempty"`
+	// Order (protocol 2), when not nil, replaces the standing order: from this round
+	// on, in a round whose decision has no Assign and at every instant the engine
+	// does not ask, each free slot goes to the first job of the order that can start
+	// a task in its pool (what the built-in fifo and edf do with their orders). Jobs
+	// not in it get none; an empty order drops it (the container targets serve again).
+	Order []int `json:"order,omitempty"`
 }
 
 // Assignment gives Count slots of Pool to Job this round; on Worker's slots only when
@@ -270,18 +299,121 @@ func (*Failure) MessageType() string   { return TypeError }
 
 // Encode writes a reply as one line of the protocol (with its "type" and a final
 // newline).
-func Encode(r Reply) ([]byte, error) {
-	data, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
+func Encode(r Reply) ([]byte, error) { return AppendReply(nil, r) }
+
+// AppendReply appends a reply as one line of the protocol (with its "type" and a
+// final newline) to b. Ready, Admission and Decision, the replies of every run, are
+// written by hand, without reflection or allocation; an empty non-nil Wake, Events
+// or Order is written ([] means something else than absent).
+func AppendReply(b []byte, r Reply) ([]byte, error) {
+	b = append(b, `{"type":"`...)
+	b = append(b, r.MessageType()...)
+	b = append(b, '"')
+	switch m := r.(type) {
+	case *Decision:
+		b = append(b, `,"round":`...)
+		b = strconv.AppendInt(b, int64(m.Round), 10)
+		if len(m.Assign) > 0 {
+			b = append(b, `,"assign":[`...)
+			for i, a := range m.Assign {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"job":`...)
+				b = strconv.AppendInt(b, int64(a.Job), 10)
+				b = append(b, `,"pool":`...)
+				b = strconv.AppendInt(b, int64(a.Pool), 10)
+				b = append(b, `,"count":`...)
+				b = strconv.AppendInt(b, int64(a.Count), 10)
+				if a.Worker != nil {
+					b = append(b, `,"worker":`...)
+					b = strconv.AppendInt(b, int64(*a.Worker), 10)
+				}
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		if len(m.Targets) > 0 {
+			b = append(b, `,"targets":[`...)
+			for i, t := range m.Targets {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"job":`...)
+				b = strconv.AppendInt(b, int64(t.Job), 10)
+				b = append(b, `,"pool":`...)
+				b = strconv.AppendInt(b, int64(t.Pool), 10)
+				b = append(b, `,"target":`...)
+				if math.IsInf(t.Target, 0) || math.IsNaN(t.Target) {
+					return nil, fmt.Errorf("targets[%d].target: %g is not a JSON number", i, t.Target)
+				}
+				b = AppendFloat(b, t.Target)
+				b = append(b, '}')
+			}
+			b = append(b, ']')
+		}
+		if m.Order != nil {
+			b = appendInts(append(b, `,"order":`...), m.Order)
+		}
+	case *Admission:
+		b = append(b, `,"job":`...)
+		b = strconv.AppendInt(b, int64(m.Job), 10)
+		b = strconv.AppendBool(append(b, `,"admit":`...), m.Admit)
+	case *Ready:
+		b = append(b, `,"protocol":`...)
+		b = strconv.AppendInt(b, int64(m.Protocol), 10)
+		if m.Admission {
+			b = append(b, `,"admission":true`...)
+		}
+		if m.Tick != 0 {
+			if math.IsInf(m.Tick, 0) || math.IsNaN(m.Tick) {
+				return nil, fmt.Errorf("tick: %g is not a JSON number", m.Tick)
+			}
+			b = AppendFloat(append(b, `,"tick":`...), m.Tick)
+		}
+		if m.Conserving {
+			b = append(b, `,"conserving":true`...)
+		}
+		if m.Wake != nil {
+			b = appendKinds(append(b, `,"wake":`...), m.Wake)
+		}
+		if m.Events != nil {
+			b = appendKinds(append(b, `,"events":`...), m.Events)
+		}
+	default:
+		data, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		if len(data) > 2 {
+			b = append(b, ',')
+		}
+		b = append(b, data[1:len(data)-1]...)
 	}
-	out := make([]byte, 0, len(data)+24)
-	out = append(out, `{"type":"`...)
-	out = append(out, r.MessageType()...)
-	out = append(out, '"')
-	if len(data) > 2 {
-		out = append(out, ',')
+	return append(b, '}', '\n'), nil
+}
+
+func appendInts(b []byte, xs []int) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	out = append(out, data[1:]...)
-	return append(out, '\n'), nil
+	return append(b, ']')
+}
+
+// appendKinds writes event kinds; a kind that needs escaping is not one (the
+// decoder refuses it), so it is quoted the JSON way to keep the line valid.
+func appendKinds(b []byte, ks []string) []byte {
+	b = append(b, '[')
+	for i, k := range ks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		q, _ := json.Marshal(k)
+		b = append(b, q...)
+	}
+	return append(b, ']')
 }
