@@ -10,8 +10,9 @@ import (
 	"pgregory.net/rapid"
 )
 
-// TestPapersOnlinePoliciesComplete is TestOnlinePoliciesComplete on seeds 1–20.
-func TestPapersOnlinePoliciesComplete(t *testing.T) { onlinePoliciesComplete(t, 20) }
+// TestPapersOnlinePoliciesComplete is TestOnlinePoliciesComplete on seeds 1–20,
+// cora-final on seeds 1–5.
+func TestPapersOnlinePoliciesComplete(t *testing.T) { onlinePoliciesComplete(t, 20, 5) }
 
 // TestPapersRDSFamilyEveryEvent runs the per-event planners on the 100-job rds workload
 // of seed 1 as the papers trigger them (runComplete's checks; ~30 s of planning at every
