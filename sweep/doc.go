@@ -49,6 +49,9 @@
 // failure); an interrupt (ctx ends) or an external policy that fails returns the runs
 // that finished, marked Interrupted. Errors name policies and seeds, never flags: the
 // command line words them (`--policies edf, seed 3: …`) and picks the exit code.
+// Replicate lives here rather than in sim because it builds policies by name (sim
+// imports only the contract package policies, never policies/all or
+// policies/external) and shares this package's pool, policy form and statistic.
 //
 // # The bound
 //
