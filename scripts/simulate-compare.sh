@@ -160,7 +160,8 @@ if [ -z "${ONLY:-}" ]; then
 	EOF
 	for side in a:"$base" b:"$new"; do
 		bin=${side#*:} out="$work/sw-${side%%:*}"
-		"$bin" sweep run "$work/sw.json" --workers 2 >"$out.jsonl" 2>"$out.stderr"
+		"$bin" sweep run "$work/sw.json" --workers 2 >"$out.jsonl" 2>"$out.err"
+		sed -E 's/; [0-9.]+ s, [0-9.]+ cells\/s/; (wall clock)/' "$out.err" >"$out.stderr"
 		echo $? >"$out.code"
 		jq -c 'del(.timing)' "$out.jsonl" >"$out.stdout"
 		"$bin" sweep merge "$out.jsonl" --sweep "$work/sw.json" --no-timing -o json >"$out-merged.stdout" 2>"$out-merged.stderr"
