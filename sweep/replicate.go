@@ -11,6 +11,7 @@ import (
 
 	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sim"
 	"github.com/coraopt/coraopt/workload"
@@ -120,6 +121,13 @@ func (e *RunError) Unwrap() error { return e.Err }
 
 // check refuses a request Replicate cannot run.
 func (req *ReplicateRequest) check() error {
+	names := make([]string, len(req.Policies))
+	for i, p := range req.Policies {
+		names[i] = p.Name
+	}
+	if j, i := all.Repeated(names); i >= 0 {
+		return fmt.Errorf("sweep: replicate: policies %d and %d are both named %s: the results could not tell them apart", j, i, names[i])
+	}
 	switch {
 	case req.Workload == nil:
 		return errors.New("sweep: replicate: no workload")

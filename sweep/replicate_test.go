@@ -168,6 +168,7 @@ func TestReplicateRefuses(t *testing.T) {
 		{"no seeds", ReplicateRequest{Workload: w, Policies: fifo}},
 		{"seeds past 2^64-1", ReplicateRequest{Workload: w, Policies: fifo, Seed: 1<<64 - 1, Replications: 2}},
 		{"bound without a slot", ReplicateRequest{Workload: w, Policies: fifo, Replications: 1, Bound: true}},
+		{"two policies of one name", ReplicateRequest{Workload: w, Policies: []PolicySpec{{Name: "rush", Params: all.Params{"delta": 0.3}}, {Name: "rush"}}, Replications: 1}},
 	} {
 		if res, err := Replicate(context.Background(), c.req); err == nil || res != nil {
 			t.Errorf("%s: result %v, error %v; want an error", c.name, res, err)
