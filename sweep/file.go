@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
@@ -84,9 +85,9 @@ type PolicySpec struct {
 	// "exec:NAME=CMD"), split at blanks outside quotes and run without a shell in the
 	// sweep file's directory; empty for a registered policy.
 	Exec string
-	// Timeout is the longest wait in seconds for each of its replies (the entry's
-	// "timeout"); 0 waits as long as it takes.
-	Timeout float64
+	// Timeout is the longest wait for each of its replies (the entry's "timeout", in
+	// seconds); 0 waits as long as it takes.
+	Timeout time.Duration
 }
 
 // Label names the policy in records' groups: the name, or name(k=v,…) with the
@@ -351,7 +352,7 @@ func parsePolicies(ps *problems, top map[string]any) []PolicySpec {
 						ps.add(path+".timeout", "must be a number of seconds >= 0 (0: no limit), got %v", tv)
 						continue
 					}
-					p.Timeout = f
+					p.Timeout = time.Duration(f * float64(time.Second))
 				}
 			}
 			for k, pv := range x {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -43,7 +44,7 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantExt := []PolicySpec{{Name: "mine", Exec: "python3 'my policy.py' --fast"}, {Name: "tuned", Exec: "./tuned", Timeout: 2.5, Params: all.Params{"alpha": 0.3}}}
+	wantExt := []PolicySpec{{Name: "mine", Exec: "python3 'my policy.py' --fast"}, {Name: "tuned", Exec: "./tuned", Timeout: 2500 * time.Millisecond, Params: all.Params{"alpha": 0.3}}}
 	if diff := cmp.Diff(wantExt, ext.Policies); diff != "" {
 		t.Fatalf("exec policies (-want +got):\n%s", diff)
 	}

@@ -16,7 +16,8 @@ import (
 // Stat summarizes one metric over the seeds of a group: mean, median and the 95%
 // confidence interval of the mean (Student's t with n−1 degrees of freedom; null with
 // one seed, which has no spread). It is the one statistic of coraopt's outputs: sweep
-// merge prints mean, median and interval, simulate --replications mean and Std.
+// merge prints mean, median and interval, Replicate's summaries (simulate
+// --replications) mean and Std.
 type Stat struct {
 	Mean   float64     `json:"mean"`
 	Median float64     `json:"median"`

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/coraopt/coraopt/internal/workpool"
+	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
 	"github.com/coraopt/coraopt/policies/external"
 	"github.com/coraopt/coraopt/sim"
@@ -107,20 +109,36 @@ func (s *Sweep) RunCell(ctx context.Context, i int) (*Record, error) {
 // measure runs ps on w under seed: a registered policy, or an external one's program
 // started for this run in the sweep file's directory (policies/external).
 func (s *Sweep) measure(ctx context.Context, ps PolicySpec, w *workload.Workload, seed uint64) (*sim.Metrics, error) {
-	if ps.Exec == "" {
-		pol, err := all.NewWithParams(ps.Name, ps.Params)
-		if err != nil {
-			return nil, err // Parse constructed it once: cannot happen
-		}
-		return sim.Measure(ctx, w, pol, seed, s.Check)
-	}
-	argv, err := external.SplitCommand(ps.Exec)
+	var m *sim.Metrics
+	err := ps.With(ctx, w, s.Dir, s.Stderr, func(pol policies.Policy) error {
+		var err error
+		m, err = sim.Measure(ctx, w, pol, seed, s.Check)
+		return err
+	})
 	if err != nil {
-		return nil, err // Parse split it once: cannot happen
+		return nil, err
 	}
-	params := map[string]any(ps.Params)
-	c := external.Command{Name: ps.Name, Argv: argv, Dir: s.Dir, Params: params, Timeout: time.Duration(ps.Timeout * float64(time.Second))}
-	return external.Measure(ctx, c, w, seed, s.Check, external.Options{Stderr: s.Stderr})
+	return m, nil
+}
+
+// With calls run with a fresh policy of p for one run on w: a registered one built with
+// its parameters, or an external one's program, started in dir (empty: ours) for the
+// run and reaped after it, its standard error going to stderr (nil discards it) with
+// each line prefixed by the policy's name.
+func (p PolicySpec) With(ctx context.Context, w *workload.Workload, dir string, stderr io.Writer, run func(policies.Policy) error) error {
+	if p.Exec == "" {
+		pol, err := all.NewWithParams(p.Name, p.Params)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p.Name, err)
+		}
+		return run(pol)
+	}
+	argv, err := external.SplitCommand(p.Exec)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Name, err)
+	}
+	c := external.Command{Name: p.Name, Argv: argv, Dir: dir, Params: map[string]any(p.Params), Timeout: p.Timeout}
+	return external.With(ctx, c, w, external.Options{Stderr: stderr}, run)
 }
 
 // keep marshals m and keeps the named keys, with the bytes encoding/json gives them.
@@ -169,9 +187,9 @@ func (s *Sweep) Pending(opt RunOptions) []int {
 }
 
 // Run runs the pending cells of the shard on a pool of workers (internal/workpool, the
-// pool `coraopt simulate` runs its replications on) and hands each record to emit in cell
-// order, whatever the number of workers, as soon as every earlier pending cell has been
-// emitted. When ctx ends Run stops starting cells, emits the finished prefix, and returns
+// pool Replicate runs `coraopt simulate`'s replications on) and hands each record to
+// emit in cell order, whatever the number of workers, as soon as every earlier pending
+// cell has been emitted. When ctx ends Run stops starting cells, emits the finished prefix, and returns
 // ctx's error; a record is never emitted for an interrupted cell. An error from emit
 // stops the run and is returned. A panic in a cell stops the run too and comes back as
 // a *workpool.PanicError (a bug: the command line exits 3 on it).

@@ -9,13 +9,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
-	"github.com/coraopt/coraopt/internal/workpool"
 	"github.com/coraopt/coraopt/plot"
 	"github.com/coraopt/coraopt/policies"
 	"github.com/coraopt/coraopt/policies/all"
@@ -83,54 +81,27 @@ type meanStd struct {
 	Std  float64 `json:"std"`
 }
 
-// newMeanStd is sweep.NewStat's mean and standard deviation of xs (at least one value;
-// one seed, an interrupted run, has no spread: 0).
-func newMeanStd(xs []float64) meanStd {
-	st := sweep.NewStat(xs)
-	return meanStd{Mean: st.Mean, Std: st.Std}
-}
+// newMeanStd is the mean and standard deviation of a sweep.Stat (one seed, an
+// interrupted run, has no spread: 0).
+func newMeanStd(st sweep.Stat) meanStd { return meanStd{Mean: st.Mean, Std: st.Std} }
 
-// summarize aggregates the runs of every seed per policy, in --policies order.
-func summarize(names []string, out *simulateJSON) []policySummary {
-	all := [][]*sim.Metrics{out.Policies}
-	for _, r := range out.Replications {
-		all = append(all, r.Policies)
-	}
-	var sums []policySummary
-	for _, name := range names {
-		var minU, sumU, met, pen, resp, minG, sumG []float64
-		for _, ms := range all {
-			for _, m := range ms {
-				if m.Name != name {
-					continue
-				}
-				minU, sumU = append(minU, m.MinUtility), append(sumU, m.SumUtility)
-				met, pen = append(met, float64(m.DeadlinesMet)), append(pen, m.DeadlineMissPenalty)
-				resp = append(resp, m.MeanResponse)
-				if m.VsBound != nil {
-					sumG = append(sumG, m.VsBound.SumGap)
-					if !m.VsBound.LexmaxUnproven {
-						minG = append(minG, m.VsBound.MinGap)
-					}
-				}
-			}
-		}
-		if len(minU) == 0 {
-			continue
-		}
-		ps := policySummary{Name: name, Seeds: len(minU), MinUtility: newMeanStd(minU), SumUtility: newMeanStd(sumU),
-			DeadlinesMet: newMeanStd(met), MissPenalty: newMeanStd(pen), MeanResponse: newMeanStd(resp)}
-		if len(minG) > 0 {
-			a := newMeanStd(minG)
+// summaryJSON is the "summary" of sweep.Replicate's per-policy summaries.
+func summaryJSON(sums []sweep.PolicySummary) []policySummary {
+	var out []policySummary
+	for _, s := range sums {
+		ps := policySummary{Name: s.Name, Seeds: s.Seeds, MinUtility: newMeanStd(s.MinUtility), SumUtility: newMeanStd(s.SumUtility),
+			DeadlinesMet: newMeanStd(s.DeadlinesMet), MissPenalty: newMeanStd(s.MissPenalty), MeanResponse: newMeanStd(s.MeanResponse)}
+		if s.MinGap != nil {
+			a := newMeanStd(*s.MinGap)
 			ps.MinGap = &a
 		}
-		if len(sumG) > 0 {
-			b := newMeanStd(sumG)
+		if s.SumGap != nil {
+			b := newMeanStd(*s.SumGap)
 			ps.SumGap = &b
 		}
-		sums = append(sums, ps)
+		out = append(out, ps)
 	}
-	return sums
+	return out
 }
 
 type simTiming struct {
@@ -208,7 +179,7 @@ func runSimulate(ctx context.Context, s Streams, o *simulateOptions, path string
 	}
 	names := make([]string, len(specs))
 	for i, p := range specs {
-		names[i] = p.name
+		names[i] = p.Name
 	}
 	if j, i := all.Repeated(names); i >= 0 {
 		return usageErrf("--policies: %s is given twice (positions %d and %d): each policy runs once per seed", names[i], j+1, i+1)
@@ -331,145 +302,90 @@ func checkWorkers(n int) error {
 	return nil
 }
 
-// simulate runs every (replication, policy) pair on the pool sweep cells run on
-// (internal/workpool), then the bound of each replication, and assembles the output in
-// seed and --policies order. An external policy that fails stops the runs in flight, as
-// Ctrl-C does: simulate then returns the runs that finished (marked interrupted) with
-// the failure.
-func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, workers int) (*simulateJSON, error) {
-	names := make([]string, len(specs))
-	for i, p := range specs {
-		names[i] = p.name
-	}
-	stderr := &external.SyncWriter{W: s.Err}
-	R, P := o.replications, len(names)
-	metrics := make([][]*sim.Metrics, R)
-	for r := range R {
-		metrics[r] = make([]*sim.Metrics, P)
-	}
-	total := R * P
+// simulate runs the policy × seed grid (sweep.Replicate) with a progress bar on a
+// terminal and shapes its result as simulate's output: the first seed at the top, the
+// others under "replications", bound errors and run failures in the flags' words. An
+// external policy that fails stops the runs in flight, as Ctrl-C does: simulate then
+// returns the runs that finished (marked interrupted) with the failure.
+func simulate(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []sweep.PolicySpec, workers int) (*simulateJSON, error) {
+	req := sweep.ReplicateRequest{Workload: w, Policies: specs, Seed: o.seed, Replications: o.replications, Check: o.check,
+		Bound: o.bound, Slot: o.slot, BoundTimeLimit: o.boundLimit, Workers: workers, Stderr: s.Err}
+	total := o.replications * len(specs)
 	if o.bound {
-		total += R
+		total += o.replications
 	}
-	opt := workpool.Options{Workers: workers}
 	var bar *progressbar.ProgressBar
 	if s.IsTerminal {
 		bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(s.Err), progressbar.OptionSetDescription("simulate"),
 			progressbar.OptionClearOnFinish(), progressbar.OptionShowCount())
-		opt.Progress = func() { bar.Add(1) }
-	}
-	// Each task keeps its own result, so an interrupted run still prints every run that
-	// finished, not only the finished prefix workpool.Run emits.
-	keep := func(int, struct{}) error { return nil }
-	err := workpool.Run(ctx, R*P, opt, func(ctx context.Context, k int) (struct{}, error) {
-		r, p := k/P, k%P
-		seed := o.seed + uint64(r)
-		var m *sim.Metrics
-		err := specs[p].run(ctx, stderr, w, func(pol policies.Policy) error {
-			var err error
-			m, err = sim.Measure(ctx, w, pol, seed, o.check)
-			return err
-		})
-		var ext *external.Error
-		var broken *sim.InvariantError
-		var unsupported *sim.UnsupportedError
-		switch {
-		case ctx.Err() != nil:
-			return struct{}{}, ctx.Err()
-		case errors.As(err, &unsupported):
-			return struct{}{}, usageErr(fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, unsupported.Err)) // a workload the policy cannot model: exit 2
-		case errors.As(err, &broken):
-			return struct{}{}, failed(err)
-		case errors.As(err, &ext):
-			return struct{}{}, fmt.Errorf("--policies %s, seed %d: %w", names[p], seed, err) // exit 1, with the runs that finished
-		case err != nil:
-			return struct{}{}, failed(fmt.Errorf("seed %d: %w", seed, err)) // a run that cannot finish: exit 1
+		req.Progress = func() { bar.Add(1) }
+		req.BoundProgress = func(seed uint64, settled, jobs, branches int) {
+			bar.Describe(fmt.Sprintf("bound, seed %d: %d of %d jobs settled, %d stall branches", seed, settled, jobs, branches))
 		}
-		metrics[r][p] = m
-		return struct{}{}, nil
-	}, keep)
-	bounds := make([]*sim.BoundResult, R)
-	boundErrs := make([]string, R)
-	if o.bound && err == nil {
-		var mu sync.Mutex // the progress callbacks of concurrent bounds
-		err = workpool.Run(ctx, R, opt, func(ctx context.Context, r int) (struct{}, error) {
-			until := 0.0
-			for _, m := range metrics[r] {
-				until = max(until, m.Makespan)
-			}
-			bctx, cancel := ctx, context.CancelFunc(func() {})
-			if o.boundLimit > 0 {
-				bctx, cancel = context.WithTimeout(ctx, o.boundLimit)
-			}
-			defer cancel()
-			var opts sim.BoundOptions
-			settled, jobs, branches := 0, 0, 0
-			opts.Progress = func(f, n, br int) {
-				mu.Lock()
-				defer mu.Unlock()
-				settled, jobs, branches = f, n, br
-				if bar != nil {
-					bar.Describe(fmt.Sprintf("bound, seed %d: %d of %d jobs settled, %d stall branches", o.seed+uint64(r), f, n, br))
-				}
-			}
-			b, err := sim.BoundWith(bctx, w, o.seed+uint64(r), o.slot, until, opts)
-			var short *sim.SlotTooShortError
-			switch {
-			case err == nil:
-				bounds[r] = b
-			case ctx.Err() != nil:
-				return struct{}{}, ctx.Err() // Ctrl-C: the run is reported interrupted
-			case errors.As(err, &short):
-				boundErrs[r] = fmt.Sprintf("refused: %d slots of %g s are more than the limit of %d; --slot %g fits", int64(short.Slots), short.Slot, sched.MaxHorizon, short.Fits)
-			case errors.Is(err, context.DeadlineExceeded):
-				mu.Lock()
-				boundErrs[r] = fmt.Sprintf("stopped at --bound-time-limit %v with %d of %d jobs settled after %d stall branches", o.boundLimit, settled, jobs, branches)
-				mu.Unlock()
-			default:
-				boundErrs[r] = err.Error()
-			}
-			return struct{}{}, nil
-		}, keep)
 	}
+	res, err := sweep.Replicate(ctx, req)
 	if bar != nil {
 		bar.Finish()
 	}
-	var ext *external.Error
-	extFailed := err != nil && errors.As(err, &ext)
-	if err != nil && !extFailed && !errors.Is(err, ctx.Err()) {
-		return nil, err // a failure before any interrupt; an interrupt prints what finished
+	if res == nil {
+		return nil, runFailure(err)
 	}
-	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: ctx.Err() != nil || extFailed}
-	for r := range R {
-		var done []*sim.Metrics
-		for _, m := range metrics[r] {
-			if m == nil {
-				continue // interrupted before it finished
-			}
-			if b := bounds[r]; b != nil {
-				m.CompareToBound(b, 1e-12)
-			}
-			done = append(done, m)
-		}
-		if len(done) == 0 && bounds[r] == nil {
+	out := &simulateJSON{Workload: w.Name, Seed: o.seed, Interrupted: res.Interrupted}
+	for _, sr := range res.Seeds {
+		boundErr := boundErrorText(sr.BoundErr)
+		if sr.Seed == o.seed {
+			out.Policies, out.Bound, out.BoundError = sr.Policies, sr.Bound, boundErr
 			continue
 		}
-		if r == 0 {
-			out.Policies, out.Bound, out.BoundError = done, bounds[r], boundErrs[r]
-			continue
-		}
-		out.Replications = append(out.Replications, replication{Seed: o.seed + uint64(r), Policies: done, Bound: bounds[r], BoundError: boundErrs[r]})
+		out.Replications = append(out.Replications, replication{Seed: sr.Seed, Policies: sr.Policies, Bound: sr.Bound, BoundError: boundErr})
 	}
 	if out.Policies == nil {
 		out.Policies = []*sim.Metrics{}
 	}
-	if R > 1 {
-		out.Summary = summarize(names, out)
+	if o.replications > 1 {
+		out.Summary = summaryJSON(res.Summary)
 	}
-	if extFailed {
-		return out, err
+	if err != nil {
+		return out, runFailure(err)
 	}
 	return out, nil
+}
+
+// runFailure is a failed run of the grid in the flags' words, with its exit: a workload
+// the policy cannot model exit 2, an external policy that failed as it is (exit 1, with
+// the runs that finished), a broken invariant or a run that cannot finish exit 1.
+func runFailure(err error) error {
+	var re *sweep.RunError
+	if !errors.As(err, &re) {
+		return err // a bad request or a panic (exit 3)
+	}
+	var ext *external.Error
+	var broken *sim.InvariantError
+	var unsupported *sim.UnsupportedError
+	switch {
+	case errors.As(re.Err, &unsupported):
+		return usageErr(fmt.Errorf("--policies %s, seed %d: %w", re.Policy, re.Seed, unsupported.Err))
+	case errors.As(re.Err, &broken):
+		return failed(re.Err)
+	case errors.As(re.Err, &ext):
+		return fmt.Errorf("--policies %s, seed %d: %w", re.Policy, re.Seed, re.Err)
+	}
+	return failed(fmt.Errorf("seed %d: %w", re.Seed, re.Err))
+}
+
+// boundErrorText is bound_error: why a seed has no bound, in the flags' words.
+func boundErrorText(err error) string {
+	var short *sim.SlotTooShortError
+	var stopped *sweep.BoundStoppedError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &short):
+		return fmt.Sprintf("refused: %d slots of %g s are more than the limit of %d; --slot %g fits", int64(short.Slots), short.Slot, sched.MaxHorizon, short.Fits)
+	case errors.As(err, &stopped):
+		return fmt.Sprintf("stopped at --bound-time-limit %v with %d of %d jobs settled after %d stall branches", stopped.Limit, stopped.Settled, stopped.Jobs, stopped.Branches)
+	}
+	return err.Error()
 }
 
 // defaultGanttTasks is how many tasks a Gantt chart draws by default: every task of the
@@ -481,16 +397,16 @@ const defaultGanttTasks = 20_000
 // Gantt charts and utilization curves need every task's placement, so each policy runs
 // again with placements recorded (an external one's program is started again): the same
 // seed gives the same run.
-func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []policySpec, out *simulateJSON) error {
+func writeSimPlots(ctx context.Context, s Streams, o *simulateOptions, w *workload.Workload, specs []sweep.PolicySpec, out *simulateJSON) error {
 	run := &plot.Run{Workload: w, Seed: out.Seed, Bound: out.Bound}
 	stderr := &external.SyncWriter{W: s.Err}
-	byName := map[string]policySpec{}
+	byName := map[string]sweep.PolicySpec{}
 	for _, p := range specs {
-		byName[p.name] = p
+		byName[p.Name] = p
 	}
 	for _, m := range out.Policies {
 		var r *sim.Result
-		err := byName[m.Name].run(ctx, stderr, w, func(pol policies.Policy) error {
+		err := byName[m.Name].With(ctx, w, "", stderr, func(pol policies.Policy) error {
 			var err error
 			r, err = sim.Run(ctx, w, pol, sim.Options{Seed: out.Seed, Record: true})
 			return err

@@ -1,7 +1,7 @@
 // Package workpool runs indexed tasks on a pool of goroutines and hands their results
-// back in index order: the replications of `coraopt simulate` and the cells of
-// `coraopt sweep run` both run through Run, so neither command's output depends on the
-// number of cores, and a panic in a task comes back as a *PanicError (exit 3 on the
+// back in index order: the replications of `coraopt simulate` (sweep.Replicate) and
+// the cells of `coraopt sweep run` (sweep.Run) both run through Run, so neither
+// command's output depends on the number of cores, and a panic in a task comes back as a *PanicError (exit 3 on the
 // command line) instead of ending the process with Go's exit code 2, a bad input's.
 package workpool
 
