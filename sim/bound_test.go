@@ -12,6 +12,7 @@ import (
 	"github.com/coraopt/coraopt/policies/fifo"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/sim"
+	"github.com/coraopt/coraopt/workload"
 )
 
 // Two 2-second jobs on one slot, both worth 1 if they respond within 2 s: any schedule
@@ -145,5 +146,35 @@ func TestBoundProgress(t *testing.T) {
 	}
 	if len(fixed) == 0 || fixed[len(fixed)-1] != 3 || jobs != 3 || !slices.IsSorted(fixed) {
 		t.Fatalf("progress %v of %d jobs, want up to 3 of 3", fixed, jobs)
+	}
+}
+
+// Every job of sum-bound-fixed-jobs.json (found by TestNoPolicyBeatsTheBound) has so
+// little work that its demand rounds to 0 at 5-second slots, so the relaxation gives
+// each its best utility and the sum bound is their sum. Summed in the order of the jobs
+// it came one ulp below the same utilities summed in sorted order (…298 against …299),
+// so the lexmax vector's sum — and a run that reaches it — stood above the "bound";
+// the sum of such jobs is raised by the float margin tas.SumBound adds to its own.
+func TestSumBoundOfJobsWithNoWork(t *testing.T) {
+	w, err := workload.DecodeFile("testdata/sum-bound-fixed-jobs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sim.Bound(context.Background(), w, 12, 5, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.SumBound < b.SumUtility {
+		t.Fatalf("sum bound %v below the lexmax vector's sum %v", b.SumBound, b.SumUtility)
+	}
+	if gap := b.SumBound - b.SumUtility; gap > sim.SumGapTolerance(b.SumBound) {
+		t.Errorf("sum bound %v is %g above the sum of the jobs' best utilities %v: more than the float margin", b.SumBound, gap, b.SumUtility)
+	}
+	r, err := sim.Run(context.Background(), w, fifo.New(), sim.Options{Seed: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := sim.Summarize(w, r); m.SumUtility > b.SumBound {
+		t.Errorf("fifo's sum %v above the sum bound %v", m.SumUtility, b.SumBound)
 	}
 }

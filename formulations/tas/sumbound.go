@@ -112,7 +112,7 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 		for j := range p.n {
 			b += p.values.at(j, p.release[j])
 		}
-		return &SumResult{Bound: raise(b), Primal: math.NaN(), Method: "alone", Arcs: arcs}, nil
+		return &SumResult{Bound: RaiseForFloatError(b), Primal: math.NaN(), Method: "alone", Arcs: arcs}, nil
 	}
 	res := &SumResult{Method: "transportation", Arcs: arcs}
 	for r := range p.R {
@@ -123,13 +123,14 @@ func SumBound(ctx context.Context, in *sched.Instance, opts SumOptions) (*SumRes
 		res.Bound += bound
 		res.Primal += primal
 	}
-	res.Bound = raise(res.Bound)
+	res.Bound = RaiseForFloatError(res.Bound)
 	return res, nil
 }
 
-// raise adds the margin of 1e-9 relative that keeps a bound computed in float64 above
-// the real value it bounds.
-func raise(b float64) float64 { return b + 1e-9*(math.Abs(b)+1) }
+// RaiseForFloatError adds the margin of 1e-9 relative that keeps a bound computed in
+// float64 above the real value it bounds; a caller that adds terms of its own to a
+// bound (sim adds the utilities of jobs with no work) raises them by the same margin.
+func RaiseForFloatError(b float64) float64 { return b + 1e-9*(math.Abs(b)+1) }
 
 // sumOption is one way a unit of a job can be placed: in slot lo itself (direct), or
 // in any slot of [lo, hi] through the tree node covering that range, credited U(lo)/η.
