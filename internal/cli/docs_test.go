@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -309,5 +310,25 @@ func TestDocSweepParametersListEveryKey(t *testing.T) {
 	}
 	if takers == 0 {
 		t.Fatal("no policy takes parameters: the registry lookup is broken")
+	}
+}
+
+// The README's paragraph on the simulator's policies counts them right and names every
+// registered one (it said 24 of 26 once two serial baselines were added).
+func TestReadmeNamesEveryPolicy(t *testing.T) {
+	readme := docFile(t, "README.md")
+	m := regexp.MustCompile("The simulator's (\\d+) policies:").FindStringSubmatchIndex(readme)
+	if m == nil {
+		t.Fatal("README.md has no \"The simulator's N policies:\" paragraph")
+	}
+	para, _, _ := strings.Cut(readme[m[0]:], "\n\n")
+	names := all.Names()
+	if got := readme[m[2]:m[3]]; got != strconv.Itoa(len(names)) {
+		t.Errorf("README.md says %s policies; %d are registered", got, len(names))
+	}
+	for _, n := range names {
+		if !strings.Contains(para, "`"+n+"`") {
+			t.Errorf("README.md's policy paragraph does not name %s", n)
+		}
 	}
 }
