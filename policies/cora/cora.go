@@ -132,7 +132,9 @@ func (p *Policy) plan(ctx context.Context, v policies.View) error {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}
 	res, err := p.reg.Solve(ctx, solve.Request{Formulation: p.formulation, Method: p.method,
-		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget})
+		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget,
+		// Promises read the levels alone; the papers' hand-over reads the schedule.
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

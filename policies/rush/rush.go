@@ -390,7 +390,9 @@ func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	if err != nil {
 		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
 	}
-	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget})
+	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget,
+		// Promises read the levels alone; the papers' hand-over maps the schedule.
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
 	var inf *solve.Alg3InfeasibleError
 	var pr *plan.Promises
 	switch {
