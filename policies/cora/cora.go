@@ -24,9 +24,10 @@ type Policy struct {
 	backend     string
 	cfg         Config
 	reg         *solve.Registry
-	// Estimate lists a job's remaining stages; plan.Estimated unless a clairvoyant
-	// policy (policies/oracle) replaces it.
+	// Estimate lists a job's remaining stages; plan.Estimated (through means) unless a
+	// clairvoyant policy (policies/oracle) replaces it.
 	Estimate  plan.Estimator
+	means     plan.Means
 	fallbacks int
 	plans     int
 	lastErr   error
@@ -67,9 +68,11 @@ func NewNamed(name string, cfg Config, est plan.Estimator) *Policy {
 
 func newPolicy(name, formulation, method, backend string, cfg Config) *Policy {
 	cfg = cfg.WithDefaults()
-	return &Policy{ca: policies.ContainerAssignment{Conserving: true}, name: name,
+	p := &Policy{ca: policies.ContainerAssignment{Conserving: true}, name: name,
 		formulation: formulation, method: method, backend: backend, cfg: cfg,
-		reg: solve.Default(), Estimate: plan.Estimated, promise: map[int]float64{}}
+		reg: solve.Default(), promise: map[int]float64{}}
+	p.Estimate = p.means.Estimated
+	return p
 }
 
 func (p *Policy) Name() string { return p.name }
@@ -99,8 +102,14 @@ func (p *Policy) Counts() map[string]int {
 	return c
 }
 
-// Observe lets Config.Interval know which instants must re-plan.
-func (p *Policy) Observe(_ policies.View, e policies.Event) { p.replan.Observe(e) }
+// Observe lets Config.Interval know which instants must re-plan, and drops the
+// estimator's sums of a job that is done.
+func (p *Policy) Observe(_ policies.View, e policies.Event) {
+	p.replan.Observe(e)
+	if e.Kind == policies.EventJobFinish || e.Kind == policies.EventReject {
+		p.means.Forget(e.Job)
+	}
+}
 
 // LastError is the error of the latest fallback (nil if none).
 func (p *Policy) LastError() error { return p.lastErr }

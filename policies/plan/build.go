@@ -63,7 +63,7 @@ func Build(v policies.View, est Estimator, cfg Config, opt Options) (*Problem, e
 		if err != nil {
 			return nil, err
 		}
-		if T > cfg.MaxSlots {
+		if p == nil {
 			s *= math.Ceil(float64(T) / float64(cfg.MaxSlots))
 			continue
 		}
@@ -77,6 +77,7 @@ type jobStages struct {
 	stages []Stage
 	dur    []float64 // seconds
 	chain  float64   // Σ dur
+	start  float64   // the earliest the job can start (after the jobs it waits for)
 }
 
 func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg Config, opt Options) (*Problem, int, error) {
@@ -88,8 +89,9 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		start = math.Floor(now/s+1e-9) * s
 		frac = max(0, 1-(now-start)/s)
 	}
-	js := make(map[int]*jobStages, len(act))
-	for _, j := range act {
+	js := make([]jobStages, len(act))
+	nparts, waits := 0, false
+	for a, j := range act {
 		st, err := est(v, j, s, cfg.Model == Pooled)
 		if err != nil {
 			return nil, 0, err
@@ -114,52 +116,95 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 				kept[0].Units = 1
 			}
 		}
-		x := &jobStages{stages: kept, dur: make([]float64, len(kept))}
+		x := &js[a]
+		x.stages, x.dur, x.start = kept, make([]float64, len(kept)), now
 		for k, st := range kept {
 			par := max(1, min(st.Parallel, caps[st.Pool]))
 			x.dur[k] = max(float64(st.Units)/float64(par)*s, st.Longest)
 			x.chain += x.dur[k]
 		}
-		js[j] = x
+		nparts += len(kept)
+		waits = waits || !v.Ready(j)
 	}
-	// A job that waits for others (workflows) starts no sooner than they can finish.
-	startAt := map[int]float64{}
-	var earliest func(j int) float64
-	earliest = func(j int) float64 {
-		if t, ok := startAt[j]; ok {
-			return t
+	if waits {
+		// A job that waits for others (workflows) starts no sooner than they can finish.
+		at := make(map[int]int, len(act))
+		for a, j := range act {
+			at[j] = a
 		}
-		startAt[j] = now // breaks a cycle, which the workload validator rejects anyway
-		t := now
-		if !v.Ready(j) {
-			for _, d := range v.Job(j).After {
-				if x, ok := js[d]; ok {
-					t = max(t, earliest(d)+x.chain)
+		startAt := map[int]float64{}
+		var earliest func(j int) float64
+		earliest = func(j int) float64 {
+			if t, ok := startAt[j]; ok {
+				return t
+			}
+			startAt[j] = now // breaks a cycle, which the workload validator rejects anyway
+			t := now
+			if !v.Ready(j) {
+				for _, d := range v.Job(j).After {
+					if a, ok := at[d]; ok {
+						t = max(t, earliest(d)+js[a].chain)
+					}
 				}
 			}
+			startAt[j] = t
+			return t
 		}
-		startAt[j] = t
-		return t
+		for a, j := range act {
+			js[a].start = earliest(j)
+		}
 	}
-	p := &Problem{Slot: s, Start: start, Model: cfg.Model}
-	in := &sched.Instance{Name: "online-plan", HorizonSource: "file"}
+	// The horizon first: an instance that needs more than cfg.MaxSlots slots is built
+	// again with a longer slot, so its parts are not worth building.
 	np := len(caps)
 	total := make([]int, np)
 	longest := 0.0
+	for a := range js {
+		x := &js[a]
+		longest = max(longest, x.start-start+x.chain)
+		for _, st := range x.stages {
+			total[st.Pool] += st.Units
+		}
+	}
+	T := 1
+	for pool := range np {
+		if total[pool] == 0 {
+			continue
+		}
+		if caps[pool] <= 0 {
+			return nil, 0, fmt.Errorf("%w: pool %s", ErrNoCapacity, v.Pools()[pool].Name)
+		}
+		T = max(T, (total[pool]+caps[pool]-1)/caps[pool])
+	}
+	if cfg.Model == Staged {
+		// Room for every part after its release: the work at full capacity, plus the
+		// longest chain (Graham's bound for list schedules of precedence chains), plus
+		// the partial first slot. Pooled keeps the papers' horizon, the fewest slots
+		// that hold the demand (cora.txt: "if a cluster has C = 40 containers and the
+		// total resource requirement … is 160 tasks, then we choose |T| = 4").
+		T += int(math.Ceil(longest/s-1e-9)) + 1
+	}
+	if T > cfg.MaxSlots {
+		return nil, T, nil
+	}
+	p := &Problem{Slot: s, Start: start, Model: cfg.Model,
+		Job: make([]int, 0, nparts), Stage: make([]int, 0, nparts), Tail: make([]float64, 0, nparts)}
+	in := &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
+	demand := make([]int, nparts*np) // one backing array for every part's demand row
+	ids := partIDs(nparts)
 	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
-		d := make([]int, np)
+		i := len(in.Jobs)
+		d := demand[i*np : (i+1)*np : (i+1)*np]
 		d[pool] = units
-		total[pool] += units
-		in.Jobs = append(in.Jobs, sched.Job{ID: strconv.Itoa(len(in.Jobs)), Demand: d, Release: release,
+		in.Jobs = append(in.Jobs, sched.Job{ID: ids[i], Demand: d, Release: min(release, T),
 			MaxParallel: maxPar, TaskSlots: max(1, taskSlots), Utility: u})
 		p.Job = append(p.Job, j)
 		p.Stage = append(p.Stage, stage)
 		p.Tail = append(p.Tail, tail)
 	}
-	for _, j := range act {
-		info, x := v.Job(j), js[j]
-		t0 := earliest(j)
-		longest = max(longest, t0-start+x.chain)
+	for a, j := range act {
+		info, x := v.Job(j), &js[a]
+		t0 := x.start
 		release := func(offset float64) int {
 			if opt.NoReleases {
 				return 1
@@ -196,25 +241,6 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			offset += x.dur[k]
 		}
 	}
-	T := 1
-	for pool := range np {
-		if total[pool] == 0 {
-			continue
-		}
-		if caps[pool] <= 0 {
-			return nil, 0, fmt.Errorf("%w: pool %s", ErrNoCapacity, v.Pools()[pool].Name)
-		}
-		T = max(T, (total[pool]+caps[pool]-1)/caps[pool])
-	}
-	if cfg.Model == Staged {
-		// Room for every part after its release: the work at full capacity, plus the
-		// longest chain (Graham's bound for list schedules of precedence chains), plus
-		// the partial first slot. Pooled keeps the papers' horizon, the fewest slots
-		// that hold the demand (cora.txt: "if a cluster has C = 40 containers and the
-		// total resource requirement … is 160 tasks, then we choose |T| = 4").
-		T += int(math.Ceil(longest/s-1e-9)) + 1
-	}
-	in.Horizon = T
 	for pool, pl := range v.Pools() {
 		c := make([]int, T)
 		for t := range c {
@@ -225,11 +251,28 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		}
 		in.Resources = append(in.Resources, sched.Resource{Name: pl.Name, Capacity: c})
 	}
-	for i := range in.Jobs {
-		in.Jobs[i].Release = min(in.Jobs[i].Release, T)
-	}
 	p.Instance = in
 	return p, T, nil
+}
+
+// partIDs are the IDs "0" … "n−1" of n parts, cut from one string.
+func partIDs(n int) []string {
+	buf := make([]byte, 0, n*(len(strconv.Itoa(max(n-1, 0)))+1))
+	ends := make([]int, n)
+	for i := range n {
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	ids := make([]string, n)
+	for i, e := range ends {
+		b := 0
+		if i > 0 {
+			b = ends[i-1]
+		}
+		ids[i] = all[b:e]
+	}
+	return ids
 }
 
 // lifted is u + eps.
