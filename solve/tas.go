@@ -99,8 +99,14 @@ func peeled(in *sched.Instance, s *sched.Schedule, res *tas.Result, start time.T
 
 func layersOf(in *sched.Instance, ls []tas.Layer) []Layer {
 	out := make([]Layer, len(ls))
+	n := 0
+	for _, l := range ls {
+		n += len(l.Jobs)
+	}
+	all := make([]string, n) // one array for every layer's IDs
 	for k, l := range ls {
-		ids := make([]string, len(l.Jobs))
+		ids := all[:len(l.Jobs):len(l.Jobs)]
+		all = all[len(l.Jobs):]
 		for i, j := range l.Jobs {
 			ids[i] = in.Jobs[j].ID
 		}

@@ -77,7 +77,7 @@ type sweep struct {
 	// maxSpan is spanCap(T).
 	maxSpan int32
 	bound   indexedHeap // arriving jobs by ub, largest first
-	expire  [][]int32   // expire[t]: jobs whose bound may expire at boundary t
+	expire  expiries    // per boundary t: jobs whose bound may expire there
 	exact   pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
 	taken   []sweepItem // scratch: jobs taken off the top, in decreasing key order
 	spare   []sweepItem // scratch: evaluated jobs below the threshold
@@ -113,7 +113,7 @@ func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
 	s.ubSlot = make([]int32, p.n)
 	s.span = make([]int32, p.n)
 	s.bound = newIndexedHeap(s.ub)
-	s.expire = make([][]int32, p.T+1)
+	s.expire = newExpiries(p.T+1, 2*p.n)
 	return s.run()
 }
 
@@ -164,7 +164,7 @@ func (s *sweep) run() ([]int, error) {
 	// log records every stop in processing order, so a rollback can undo the stops made
 	// at the boundaries it revisits.
 	type stopEntry struct{ t, j int32 }
-	var log []stopEntry
+	log := make([]stopEntry, 0, p.n)
 	stopAt := func(j, t, d int) {
 		deadline[j] = d
 		s.bound.remove(int32(j))
@@ -182,7 +182,8 @@ func (s *sweep) run() ([]int, error) {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
 		}
 		decided[t] = decided[t+1]
-		for _, j := range s.expire[t] {
+		for k := s.expire.head[t]; k >= 0; k = s.expire.next[k] {
+			j := s.expire.job[k]
 			if s.bound.has(j) && int(s.ubSlot[j]) == t+2 {
 				s.refresh(int(j), t, true)
 				s.bound.fix(j)
@@ -273,8 +274,8 @@ func (s *sweep) run() ([]int, error) {
 		t = rollbackTo + 1
 	}
 	// The rest crossed every boundary: they finish in slot 1.
-	for _, j := range s.bound.heap {
-		deadline[j] = 1
+	for _, e := range s.bound.heap {
+		deadline[e.j] = 1
 	}
 	return deadline, nil
 }
@@ -303,7 +304,7 @@ func (s *sweep) refresh(j, t int, grow bool) {
 	s.stats.Evaluations++
 	s.ubSlot[j] = int32(slot)
 	if slot >= 2 {
-		s.expire[slot-2] = append(s.expire[slot-2], int32(j))
+		s.expire.add(slot-2, int32(j))
 	}
 }
 
@@ -321,7 +322,7 @@ func (s *sweep) takeTop(t int, done func(key float64) bool) error {
 	for {
 		// The exact maximum among the remaining is the top of s.exact once no bound
 		// reaches it.
-		for s.bound.len() > 0 && (s.exact.len() == 0 || s.ub[s.bound.top()] >= s.exact.top().key) {
+		for s.bound.len() > 0 && (s.exact.len() == 0 || s.bound.topKey() >= s.exact.top().key) {
 			j := s.bound.pop()
 			v := p.u.at(int(j), t+1)
 			s.stats.Evaluations++
@@ -457,11 +458,19 @@ func (s *sweep) admit(t int) ([]sweepItem, error) {
 	return stopped, nil
 }
 
-// indexedHeap is a max-heap of job indices by key[j], with positions for removal.
+// indexedHeap is a max-heap of job indices by key[j], with positions for removal. Each
+// entry carries a copy of its key, read when the job is pushed or fixed (key[j] changes
+// only while j is out of the heap, or just before fix): comparisons then read the heap
+// array alone instead of chasing every index into key.
 type indexedHeap struct {
 	key  []float64
-	heap []int32
+	heap []heapEntry
 	pos  []int32 // -1: absent
+}
+
+type heapEntry struct {
+	key float64
+	j   int32
 }
 
 func newIndexedHeap(key []float64) indexedHeap {
@@ -469,11 +478,12 @@ func newIndexedHeap(key []float64) indexedHeap {
 	for i := range pos {
 		pos[i] = -1
 	}
-	return indexedHeap{key: key, pos: pos}
+	return indexedHeap{key: key, pos: pos, heap: make([]heapEntry, 0, len(key))}
 }
 
 func (h *indexedHeap) len() int         { return len(h.heap) }
-func (h *indexedHeap) top() int32       { return h.heap[0] }
+func (h *indexedHeap) top() int32       { return h.heap[0].j }
+func (h *indexedHeap) topKey() float64  { return h.heap[0].key }
 func (h *indexedHeap) has(j int32) bool { return h.pos[j] >= 0 }
 
 func (h *indexedHeap) push(j int32) {
@@ -481,12 +491,12 @@ func (h *indexedHeap) push(j int32) {
 		return
 	}
 	h.pos[j] = int32(len(h.heap))
-	h.heap = append(h.heap, j)
+	h.heap = append(h.heap, heapEntry{key: h.key[j], j: j})
 	h.up(len(h.heap) - 1)
 }
 
 func (h *indexedHeap) pop() int32 {
-	j := h.heap[0]
+	j := h.heap[0].j
 	h.remove(j)
 	return j
 }
@@ -508,6 +518,7 @@ func (h *indexedHeap) remove(j int32) {
 // fix restores the order after key[j] changed.
 func (h *indexedHeap) fix(j int32) {
 	if i := int(h.pos[j]); i >= 0 {
+		h.heap[i].key = h.key[j]
 		h.fixAt(i)
 	}
 }
@@ -518,12 +529,12 @@ func (h *indexedHeap) fixAt(i int) {
 	}
 }
 
-func (h *indexedHeap) less(a, b int) bool { return h.key[h.heap[a]] > h.key[h.heap[b]] }
+func (h *indexedHeap) less(a, b int) bool { return h.heap[a].key > h.heap[b].key }
 
 func (h *indexedHeap) swap(a, b int) {
 	h.heap[a], h.heap[b] = h.heap[b], h.heap[a]
-	h.pos[h.heap[a]] = int32(a)
-	h.pos[h.heap[b]] = int32(b)
+	h.pos[h.heap[a].j] = int32(a)
+	h.pos[h.heap[b].j] = int32(b)
 }
 
 func (h *indexedHeap) up(i int) {
@@ -556,6 +567,37 @@ func (h *indexedHeap) down(i int) bool {
 		i = c
 	}
 	return i > start
+}
+
+// expiries are lists of jobs per boundary, each in the order added, in flat arrays:
+// the sweep adds one entry per bound it refreshes (tens of thousands on a 1,000-job
+// horizon of a few hundred slots), which as a slice per boundary cost an allocation
+// every few entries.
+type expiries struct {
+	head, tail []int32 // per boundary: first and last entry, -1 when empty
+	next, job  []int32 // per entry: the next entry of its boundary (-1: none), its job
+}
+
+func newExpiries(boundaries, capacity int) expiries {
+	e := expiries{head: make([]int32, boundaries), tail: make([]int32, boundaries),
+		next: make([]int32, 0, capacity), job: make([]int32, 0, capacity)}
+	for t := range e.head {
+		e.head[t], e.tail[t] = -1, -1
+	}
+	return e
+}
+
+// add appends job j to boundary t's list.
+func (e *expiries) add(t int, j int32) {
+	k := int32(len(e.job))
+	e.job = append(e.job, j)
+	e.next = append(e.next, -1)
+	if e.tail[t] < 0 {
+		e.head[t] = k
+	} else {
+		e.next[e.tail[t]] = k
+	}
+	e.tail[t] = k
 }
 
 // pairHeap is a max-heap of items by key (ties: lower index first).
