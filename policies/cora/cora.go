@@ -28,6 +28,7 @@ type Policy struct {
 	// clairvoyant policy (policies/oracle) replaces it.
 	Estimate  plan.Estimator
 	means     plan.Means
+	utils     plan.UtilityCache
 	fallbacks int
 	plans     int
 	lastErr   error
@@ -136,7 +137,7 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{})
+	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{Utilities: &p.utils})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

@@ -32,6 +32,10 @@ type Options struct {
 	// NoReleases plans every part from slot 1: for methods without release times
 	// (RUSH's Alg. 3 as printed). Stage order then lives in the tails alone.
 	NoReleases bool
+	// Utilities, when set, memoizes the plan's ln U across decision instants
+	// (UtilityCache); used with aligned slots (DispatchPlan) and Config.Log, where the
+	// same utilities recur.
+	Utilities *UtilityCache
 	// WholeFirstSlot gives the first slot the pool's full capacity even when it is the
 	// part of an aligned slot that is left: for methods that test C·t with a constant C
 	// (Alg. 3). It can only make a promise earlier, by less than one slot, which the
@@ -192,6 +196,11 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 	in := &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
 	demand := make([]int, nparts*np) // one backing array for every part's demand row
 	ids := partIDs(nparts)
+	var uc *UtilityCache
+	if cfg.Dispatch == DispatchPlan && cfg.Log && nparts*T <= maxCachedValues {
+		uc = opt.Utilities
+		uc.next(nparts)
+	}
 	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
 		i := len(in.Jobs)
 		d := demand[i*np : (i+1)*np : (i+1)*np]
@@ -213,7 +222,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		}
 		if cfg.Model == Pooled {
 			// The papers' model: each pool's work one divisible demand from slot 1.
-			u := PlanUtility(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log)
+			u := uc.lookup(PlanUtility(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log), 0)
 			for _, st := range x.stages {
 				addPart(j, st.Index, st.Pool, st.Units, release(t0), 0, st.TaskSlots, 0, u)
 			}
@@ -226,13 +235,11 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 				tail = 0 // exactly: no float residue on the part that completes the job
 			}
 			u := PlanUtility(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log)
-			if later := len(x.stages) - 1 - k; later > 0 {
-				// Stages of one job tie wherever a stage's completion plus its tail
-				// meets the next one's; a tie no peeling can break stalls onion
-				// peeling (every tied part can rise alone, not all together). The
-				// earlier stage ranks above by 1e-9 per later stage.
-				u = lifted{u: u, eps: 1e-9 * float64(later)}
-			}
+			// Stages of one job tie wherever a stage's completion plus its tail meets
+			// the next one's; a tie no peeling can break stalls onion peeling (every
+			// tied part can rise alone, not all together). The earlier stage ranks
+			// above by 1e-9 per later stage.
+			u = uc.lookup(u, 1e-9*float64(len(x.stages)-1-k))
 			maxPar := 0
 			if cfg.Caps && st.Parallel < caps[st.Pool] {
 				maxPar = max(1, st.Parallel)
