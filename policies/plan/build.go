@@ -94,19 +94,27 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		frac = max(0, 1-(now-start)/s)
 	}
 	js := make([]jobStages, len(act))
+	durs := make([]float64, 0, 2*len(act)) // every job's dur, one array (usually)
 	nparts, waits := 0, false
 	for a, j := range act {
 		st, err := est(v, j, s, cfg.Model == Pooled)
 		if err != nil {
 			return nil, 0, err
 		}
-		kept := st[:0:0]
+		kept, all := st, true
 		for _, x := range st {
 			if x.Units > sched.MaxQuantity {
 				return nil, 0, fmt.Errorf("plan: job %s needs %d slot-units", v.Job(j).ID, x.Units)
 			}
-			if x.Units > 0 {
-				kept = append(kept, x)
+			all = all && x.Units > 0
+		}
+		if !all {
+			// The stages with work, copied: the estimator's slice is not Build's to change.
+			kept = st[:0:0]
+			for _, x := range st {
+				if x.Units > 0 {
+					kept = append(kept, x)
+				}
 			}
 		}
 		if len(kept) == 0 {
@@ -121,11 +129,14 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			}
 		}
 		x := &js[a]
-		x.stages, x.dur, x.start = kept, make([]float64, len(kept)), now
-		for k, st := range kept {
+		x.stages, x.start = kept, now
+		for _, st := range kept {
 			par := max(1, min(st.Parallel, caps[st.Pool]))
-			x.dur[k] = max(float64(st.Units)/float64(par)*s, st.Longest)
-			x.chain += x.dur[k]
+			durs = append(durs, max(float64(st.Units)/float64(par)*s, st.Longest))
+		}
+		x.dur = durs[len(durs)-len(kept) : len(durs) : len(durs)]
+		for _, d := range x.dur {
+			x.chain += d
 		}
 		nparts += len(kept)
 		waits = waits || !v.Ready(j)
