@@ -113,7 +113,8 @@ func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
 	s.ubSlot = make([]int32, p.n)
 	s.span = make([]int32, p.n)
 	s.bound = newIndexedHeap(s.ub)
-	s.expire = newExpiries(p.T+1, 2*p.n)
+	// A refresh per evaluation: about 20–30 per job on the online planners' plans.
+	s.expire = newExpiries(p.T+1, 16*p.n)
 	return s.run()
 }
 
@@ -182,8 +183,8 @@ func (s *sweep) run() ([]int, error) {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
 		}
 		decided[t] = decided[t+1]
-		for k := s.expire.head[t]; k >= 0; k = s.expire.next[k] {
-			j := s.expire.job[k]
+		for k := s.expire.head[t]; k >= 0; k = s.expire.entry[k].next {
+			j := s.expire.entry[k].job
 			if s.bound.has(j) && int(s.ubSlot[j]) == t+2 {
 				s.refresh(int(j), t, true)
 				s.bound.fix(j)
@@ -575,12 +576,16 @@ func (h *indexedHeap) down(i int) bool {
 // every few entries.
 type expiries struct {
 	head, tail []int32 // per boundary: first and last entry, -1 when empty
-	next, job  []int32 // per entry: the next entry of its boundary (-1: none), its job
+	entry      []expiry
+}
+
+type expiry struct {
+	next, job int32 // the next entry of its boundary (-1: none), its job
 }
 
 func newExpiries(boundaries, capacity int) expiries {
 	e := expiries{head: make([]int32, boundaries), tail: make([]int32, boundaries),
-		next: make([]int32, 0, capacity), job: make([]int32, 0, capacity)}
+		entry: make([]expiry, 0, capacity)}
 	for t := range e.head {
 		e.head[t], e.tail[t] = -1, -1
 	}
@@ -589,13 +594,12 @@ func newExpiries(boundaries, capacity int) expiries {
 
 // add appends job j to boundary t's list.
 func (e *expiries) add(t int, j int32) {
-	k := int32(len(e.job))
-	e.job = append(e.job, j)
-	e.next = append(e.next, -1)
+	k := int32(len(e.entry))
+	e.entry = append(e.entry, expiry{next: -1, job: j})
 	if e.tail[t] < 0 {
 		e.head[t] = k
 	} else {
-		e.next[e.tail[t]] = k
+		e.entry[e.tail[t]].next = k
 	}
 	e.tail[t] = k
 }
