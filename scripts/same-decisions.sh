@@ -1,10 +1,16 @@
 #!/bin/sh
-# same-decisions.sh BASE_BIN NEW_BIN [DIR]: simulate the planners with two coraopt binaries
-# on three generated workloads (cora and rush families at 100 jobs, rds at 20, seed 1) and
-# compare the JSON outside the wall-clock keys (timing, solve_seconds, wall_seconds). Exit 1 on the first difference. Used to show
-# that a speed-up of the planners changes no decision (issue 28).
+# same-decisions.sh BASE_BIN NEW_BIN [DIR]: run two coraopt binaries (say, built before
+# and after a speed-up) on the same inputs and compare their JSON outside the wall-clock
+# keys (timing, solve_seconds, wall_seconds): the online planners simulated on generated
+# workloads (cora and rush families at 100 jobs, rds at 20, seed 1), the offline bound on
+# the cora one, and solve on every testdata/tas and testdata/instances file. Prints one
+# line per comparison; exits 1 if any differs (the outputs stay in DIR to diff). Used to
+# show that a speed-up of the planners changed no decision (issue 28).
 set -eu
-base=$1 new=$2 dir=${3:-$(mktemp -d)}
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+base=$(abs "$1") new=$(abs "$2") dir=$(abs "${3:-$(mktemp -d)}")
+mkdir -p "$dir"
+cd "$(dirname "$0")/.."
 pols=${POLICIES:-cora,rush,oracle,cora-paper,rush-paper}
 "$base" gen --family cora --jobs 100 --seed 1 >"$dir/w-cora.json"
 "$base" gen --family rush --jobs 100 --seed 1 >"$dir/w-rush.json"
@@ -24,8 +30,8 @@ for w in cora rush rds; do
 	fi
 done
 # The shared engines: the offline bound (onion peeling with its schedule) on the cora
-# workload, and solve on every tas and instance example (-o json; a refused file is
-# compared by its message).
+# workload, and solve on every tas and instance example (a refused file is compared by
+# its message).
 for side in base new; do
 	eval bin=\$$side
 	"$bin" simulate "$dir/w-cora.json" --seed 1 --policies edf --bound -o json | jq -S "$strip" >"$dir/bound.$side.json"
