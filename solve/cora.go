@@ -67,7 +67,7 @@ func coraFormulation() Formulation {
 		ExactDemand: true,
 		Solve: func(ctx context.Context, req *Request, _ solvers.Backend) (*Result, error) {
 			start := time.Now()
-			ex, err := cora.Exact(ctx, req.Instance, tas.Options{MaxBranches: req.Budget})
+			ex, err := cora.Exact(ctx, req.Instance, tas.Options{MaxBranches: req.Budget, NoSchedule: req.LevelsOnly})
 			if err != nil {
 				return nil, peelError(ctx, err)
 			}

@@ -48,6 +48,12 @@ type Request struct {
 	// SolverSet says the caller named a backend; for a method that needs none it is an
 	// error rather than silently ignored.
 	SolverSet bool
+	// LevelsOnly asks onion peeling (tas and cora, method onion) for the lexmax levels
+	// alone — Layers and Exact, with Schedule nil — skipping the integral allocation
+	// (n·R·T integers), which costs the online planners as much as the peeling and which
+	// they do not read when they carry a plan out by its promises. Other methods
+	// ignore it.
+	LevelsOnly bool
 }
 
 // CORAOptions are the options of the CORA LPs (formulations/cora.Options).

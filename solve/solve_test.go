@@ -291,3 +291,27 @@ func TestRegistryModel(t *testing.T) {
 		t.Errorf("infeasible: %v, want ErrNoSchedule", err)
 	}
 }
+
+// TestLevelsOnly: onion peeling asked for the levels alone (tas and cora) returns the
+// same layers and exactness as the full solve, without a schedule.
+func TestLevelsOnly(t *testing.T) {
+	for _, f := range []string{"tas/release.json", "tas/two-resources.json", "tas/stall.json", "instances/sigmoid.json", "instances/release-max-parallel.json"} {
+		for _, form := range []string{"tas", "cora"} {
+			in := load(t, f)
+			full, err := solve.Solve(context.Background(), solve.Request{Formulation: form, Method: "onion", Instance: in})
+			if err != nil {
+				t.Fatalf("%s %s: %v", form, f, err)
+			}
+			lv, err := solve.Solve(context.Background(), solve.Request{Formulation: form, Method: "onion", Instance: in, LevelsOnly: true})
+			if err != nil {
+				t.Fatalf("%s %s, levels only: %v", form, f, err)
+			}
+			if full.Schedule == nil || lv.Schedule != nil {
+				t.Errorf("%s %s: schedules %v and %v, want one and none", form, f, full.Schedule != nil, lv.Schedule != nil)
+			}
+			if lv.Exact != full.Exact || fmt.Sprint(lv.Layers) != fmt.Sprint(full.Layers) || len(lv.Layers) == 0 {
+				t.Errorf("%s %s: levels only %v %v, full %v %v", form, f, lv.Exact, lv.Layers, full.Exact, full.Layers)
+			}
+		}
+	}
+}

@@ -43,7 +43,7 @@ func tasFormulation() Formulation {
 			if req.Method == mipMethod.Name {
 				return solveTASMIP(ctx, req, req.Instance, b)
 			}
-			return solveOnion(ctx, req.Instance, req.Budget)
+			return solveOnion(ctx, req.Instance, req.Budget, req.LevelsOnly)
 		},
 	}
 }
@@ -70,9 +70,9 @@ func onionDetails(st tas.Stats, start time.Time) OnionDetails {
 }
 
 // solveOnion is TAS by onion peeling.
-func solveOnion(ctx context.Context, in *sched.Instance, budget int) (*Result, error) {
+func solveOnion(ctx context.Context, in *sched.Instance, budget int, levelsOnly bool) (*Result, error) {
 	start := time.Now()
-	res, err := tas.OnionPeel(ctx, in, tas.Options{MaxBranches: budget})
+	res, err := tas.OnionPeel(ctx, in, tas.Options{MaxBranches: budget, NoSchedule: levelsOnly})
 	if err != nil {
 		return nil, peelError(ctx, err)
 	}
@@ -90,16 +90,23 @@ func peelError(ctx context.Context, err error) error {
 	return err
 }
 
-// peeled is the Result of onion peeling (tas or exact CORA) that produced s.
+// peeled is the Result of onion peeling (tas or exact CORA) that produced s (nil with
+// Request.LevelsOnly).
 func peeled(in *sched.Instance, s *sched.Schedule, res *tas.Result, start time.Time) *Result {
-	return &Result{Status: solvers.Optimal, Schedule: s, Exact: s.Exact, LexmaxByFlow: true,
+	return &Result{Status: solvers.Optimal, Schedule: s, Exact: res.Exact, LexmaxByFlow: true,
 		Layers: layersOf(in, res.Layers), Details: onionDetails(res.Stats, start)}
 }
 
 func layersOf(in *sched.Instance, ls []tas.Layer) []Layer {
 	out := make([]Layer, len(ls))
+	n := 0
+	for _, l := range ls {
+		n += len(l.Jobs)
+	}
+	all := make([]string, n) // one array for every layer's IDs
 	for k, l := range ls {
-		ids := make([]string, len(l.Jobs))
+		ids := all[:len(l.Jobs):len(l.Jobs)]
+		all = all[len(l.Jobs):]
 		for i, j := range l.Jobs {
 			ids[i] = in.Jobs[j].ID
 		}

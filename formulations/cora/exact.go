@@ -26,16 +26,20 @@ type ExactResult struct {
 // resource, capacities per slot, release and max_parallel. It runs tas.OnionPeel, whose
 // feasibility tests treat resources one by one (a job's units of different resources are
 // tied only through its completion slot), and trims the schedule to exactly the demand
-// (see the package documentation for why the optimum is the same). The error wraps
-// tas.ErrInfeasible when the demand does not fit the horizon.
+// (see the package documentation for why the optimum is the same). With
+// opts.NoSchedule it returns the levels alone (Peel; Schedule nil): the optimum's
+// completion slots without the n·R·T allocation, for callers that read only those. The
+// error wraps tas.ErrInfeasible when the demand does not fit the horizon.
 func Exact(ctx context.Context, inst *sched.Instance, opts tas.Options) (*ExactResult, error) {
 	if err := checkInstance(inst); err != nil {
 		return nil, err
 	}
-	opts.NoSchedule = false
 	res, err := tas.OnionPeel(ctx, inst, opts)
 	if err != nil {
 		return nil, fmt.Errorf("cora: exact CORA: %w", err)
+	}
+	if opts.NoSchedule {
+		return &ExactResult{Peel: res}, nil
 	}
 	if res.Schedule == nil {
 		return nil, errors.New("cora: exact CORA: onion peeling returned no schedule")

@@ -245,22 +245,26 @@ func groupLayers(level []float64) []Layer {
 	for j := range order {
 		order[j] = j
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	// By level, ties by index: the order a stable sort by level gives, without its
+	// insertion sorts and merges.
+	slices.SortFunc(order, func(a, b int) int {
 		switch {
 		case level[a] < level[b]:
 			return -1
 		case level[a] > level[b]:
 			return 1
 		}
-		return 0
+		return a - b
 	})
+	// Each layer's jobs are a run of order: one array for all of them.
 	var out []Layer
-	for _, j := range order {
-		if k := len(out) - 1; k >= 0 && out[k].Level == level[j] {
-			out[k].Jobs = append(out[k].Jobs, j)
-			continue
+	for i := 0; i < len(order); {
+		k := i + 1
+		for k < len(order) && level[order[k]] == level[order[i]] {
+			k++
 		}
-		out = append(out, Layer{Level: level[j], Jobs: []int{j}})
+		out = append(out, Layer{Level: level[order[i]], Jobs: order[i:k:k]})
+		i = k
 	}
 	return out
 }

@@ -83,6 +83,7 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 		}
 	}
 	p.eta = make([][]int64, p.n)
+	etas := make([]int64, p.n*R) // every job's row, one array
 	p.release = make([]int, p.n)
 	p.maxPar = make([]int64, p.n)
 	for j := range inst.Jobs {
@@ -93,7 +94,7 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 		if job.Utility == nil {
 			return nil, fmt.Errorf("tas: job %q: no utility", job.ID)
 		}
-		row := make([]int64, R)
+		row := etas[j*R : (j+1)*R : (j+1)*R]
 		var total int64
 		for r, d := range job.Demand {
 			if d < 0 {

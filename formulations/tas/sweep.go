@@ -77,7 +77,7 @@ type sweep struct {
 	// maxSpan is spanCap(T).
 	maxSpan int32
 	bound   indexedHeap // arriving jobs by ub, largest first
-	expire  [][]int32   // expire[t]: jobs whose bound may expire at boundary t
+	expire  expiries    // per boundary t: jobs whose bound may expire there
 	exact   pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
 	taken   []sweepItem // scratch: jobs taken off the top, in decreasing key order
 	spare   []sweepItem // scratch: evaluated jobs below the threshold
@@ -113,7 +113,8 @@ func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
 	s.ubSlot = make([]int32, p.n)
 	s.span = make([]int32, p.n)
 	s.bound = newIndexedHeap(s.ub)
-	s.expire = make([][]int32, p.T+1)
+	// A refresh per evaluation: about 20–30 per job on the online planners' plans.
+	s.expire = newExpiries(p.T+1, 16*p.n)
 	return s.run()
 }
 
@@ -164,7 +165,7 @@ func (s *sweep) run() ([]int, error) {
 	// log records every stop in processing order, so a rollback can undo the stops made
 	// at the boundaries it revisits.
 	type stopEntry struct{ t, j int32 }
-	var log []stopEntry
+	log := make([]stopEntry, 0, p.n)
 	stopAt := func(j, t, d int) {
 		deadline[j] = d
 		s.bound.remove(int32(j))
@@ -182,7 +183,8 @@ func (s *sweep) run() ([]int, error) {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
 		}
 		decided[t] = decided[t+1]
-		for _, j := range s.expire[t] {
+		for k := s.expire.head[t]; k >= 0; k = s.expire.entry[k].next {
+			j := s.expire.entry[k].job
 			if s.bound.has(j) && int(s.ubSlot[j]) == t+2 {
 				s.refresh(int(j), t, true)
 				s.bound.fix(j)
@@ -273,8 +275,8 @@ func (s *sweep) run() ([]int, error) {
 		t = rollbackTo + 1
 	}
 	// The rest crossed every boundary: they finish in slot 1.
-	for _, j := range s.bound.heap {
-		deadline[j] = 1
+	for _, e := range s.bound.heap {
+		deadline[e.j] = 1
 	}
 	return deadline, nil
 }
@@ -303,7 +305,7 @@ func (s *sweep) refresh(j, t int, grow bool) {
 	s.stats.Evaluations++
 	s.ubSlot[j] = int32(slot)
 	if slot >= 2 {
-		s.expire[slot-2] = append(s.expire[slot-2], int32(j))
+		s.expire.add(slot-2, int32(j))
 	}
 }
 
@@ -321,7 +323,7 @@ func (s *sweep) takeTop(t int, done func(key float64) bool) error {
 	for {
 		// The exact maximum among the remaining is the top of s.exact once no bound
 		// reaches it.
-		for s.bound.len() > 0 && (s.exact.len() == 0 || s.ub[s.bound.top()] >= s.exact.top().key) {
+		for s.bound.len() > 0 && (s.exact.len() == 0 || s.bound.topKey() >= s.exact.top().key) {
 			j := s.bound.pop()
 			v := p.u.at(int(j), t+1)
 			s.stats.Evaluations++
@@ -457,11 +459,19 @@ func (s *sweep) admit(t int) ([]sweepItem, error) {
 	return stopped, nil
 }
 
-// indexedHeap is a max-heap of job indices by key[j], with positions for removal.
+// indexedHeap is a max-heap of job indices by key[j], with positions for removal. Each
+// entry carries a copy of its key, read when the job is pushed or fixed (key[j] changes
+// only while j is out of the heap, or just before fix): comparisons then read the heap
+// array alone instead of chasing every index into key.
 type indexedHeap struct {
 	key  []float64
-	heap []int32
+	heap []heapEntry
 	pos  []int32 // -1: absent
+}
+
+type heapEntry struct {
+	key float64
+	j   int32
 }
 
 func newIndexedHeap(key []float64) indexedHeap {
@@ -469,11 +479,12 @@ func newIndexedHeap(key []float64) indexedHeap {
 	for i := range pos {
 		pos[i] = -1
 	}
-	return indexedHeap{key: key, pos: pos}
+	return indexedHeap{key: key, pos: pos, heap: make([]heapEntry, 0, len(key))}
 }
 
 func (h *indexedHeap) len() int         { return len(h.heap) }
-func (h *indexedHeap) top() int32       { return h.heap[0] }
+func (h *indexedHeap) top() int32       { return h.heap[0].j }
+func (h *indexedHeap) topKey() float64  { return h.heap[0].key }
 func (h *indexedHeap) has(j int32) bool { return h.pos[j] >= 0 }
 
 func (h *indexedHeap) push(j int32) {
@@ -481,12 +492,12 @@ func (h *indexedHeap) push(j int32) {
 		return
 	}
 	h.pos[j] = int32(len(h.heap))
-	h.heap = append(h.heap, j)
+	h.heap = append(h.heap, heapEntry{key: h.key[j], j: j})
 	h.up(len(h.heap) - 1)
 }
 
 func (h *indexedHeap) pop() int32 {
-	j := h.heap[0]
+	j := h.heap[0].j
 	h.remove(j)
 	return j
 }
@@ -508,6 +519,7 @@ func (h *indexedHeap) remove(j int32) {
 // fix restores the order after key[j] changed.
 func (h *indexedHeap) fix(j int32) {
 	if i := int(h.pos[j]); i >= 0 {
+		h.heap[i].key = h.key[j]
 		h.fixAt(i)
 	}
 }
@@ -518,28 +530,39 @@ func (h *indexedHeap) fixAt(i int) {
 	}
 }
 
-func (h *indexedHeap) less(a, b int) bool { return h.key[h.heap[a]] > h.key[h.heap[b]] }
+func (h *indexedHeap) less(a, b int) bool { return h.heap[a].key > h.heap[b].key }
 
 func (h *indexedHeap) swap(a, b int) {
 	h.heap[a], h.heap[b] = h.heap[b], h.heap[a]
-	h.pos[h.heap[a]] = int32(a)
-	h.pos[h.heap[b]] = int32(b)
+	h.pos[h.heap[a].j] = int32(a)
+	h.pos[h.heap[b].j] = int32(b)
 }
 
+// up and down move the entry at i by holding it aside and shifting the others into the
+// hole: the comparisons and the final places are a swapping sift's, with half the
+// writes.
 func (h *indexedHeap) up(i int) {
+	e := h.heap[i]
+	start := i
 	for i > 0 {
 		parent := (i - 1) / 2
-		if !h.less(i, parent) {
-			return
+		if !(e.key > h.heap[parent].key) {
+			break
 		}
-		h.swap(i, parent)
+		h.heap[i] = h.heap[parent]
+		h.pos[h.heap[i].j] = int32(i)
 		i = parent
+	}
+	if i != start {
+		h.heap[i] = e
+		h.pos[e.j] = int32(i)
 	}
 }
 
 func (h *indexedHeap) down(i int) bool {
 	start := i
 	n := len(h.heap)
+	e := h.heap[i]
 	for {
 		l := 2*i + 1
 		if l >= n {
@@ -549,44 +572,93 @@ func (h *indexedHeap) down(i int) bool {
 		if r := l + 1; r < n && h.less(r, l) {
 			c = r
 		}
-		if !h.less(c, i) {
+		if !(h.heap[c].key > e.key) {
 			break
 		}
-		h.swap(i, c)
+		h.heap[i] = h.heap[c]
+		h.pos[h.heap[i].j] = int32(i)
 		i = c
 	}
+	if i != start {
+		h.heap[i] = e
+		h.pos[e.j] = int32(i)
+	}
 	return i > start
+}
+
+// expiries are lists of jobs per boundary, each in the order added, in flat arrays:
+// the sweep adds one entry per bound it refreshes (tens of thousands on a 1,000-job
+// horizon of a few hundred slots), which as a slice per boundary cost an allocation
+// every few entries.
+type expiries struct {
+	head, tail []int32 // per boundary: first and last entry, -1 when empty
+	entry      []expiry
+}
+
+type expiry struct {
+	next, job int32 // the next entry of its boundary (-1: none), its job
+}
+
+func newExpiries(boundaries, capacity int) expiries {
+	e := expiries{head: make([]int32, boundaries), tail: make([]int32, boundaries),
+		entry: make([]expiry, 0, capacity)}
+	for t := range e.head {
+		e.head[t], e.tail[t] = -1, -1
+	}
+	return e
+}
+
+// add appends job j to boundary t's list.
+func (e *expiries) add(t int, j int32) {
+	k := int32(len(e.entry))
+	e.entry = append(e.entry, expiry{next: -1, job: j})
+	if e.tail[t] < 0 {
+		e.head[t] = k
+	} else {
+		e.entry[e.tail[t]].next = k
+	}
+	e.tail[t] = k
 }
 
 // pairHeap is a max-heap of items by key (ties: lower index first).
 type pairHeap struct{ items []sweepItem }
 
-func (h *pairHeap) reset()         { h.items = h.items[:0] }
-func (h *pairHeap) len() int       { return len(h.items) }
-func (h *pairHeap) top() sweepItem { return h.items[0] }
-func (h *pairHeap) less(a, b int) bool {
-	x, y := h.items[a], h.items[b]
+func (h *pairHeap) reset()             { h.items = h.items[:0] }
+func (h *pairHeap) len() int           { return len(h.items) }
+func (h *pairHeap) top() sweepItem     { return h.items[0] }
+func (h *pairHeap) less(a, b int) bool { return pairAbove(h.items[a], h.items[b]) }
+
+// pairAbove orders the heap: larger key first, then lower index.
+func pairAbove(x, y sweepItem) bool {
 	return x.key > y.key || (x.key == y.key && x.j < y.j)
 }
 
+// push and pop sift with a hole, as indexedHeap does: a swapping sift's comparisons and
+// places.
 func (h *pairHeap) push(it sweepItem) {
 	h.items = append(h.items, it)
-	for i := len(h.items) - 1; i > 0; {
+	i := len(h.items) - 1
+	for i > 0 {
 		parent := (i - 1) / 2
-		if !h.less(i, parent) {
+		if !pairAbove(it, h.items[parent]) {
 			break
 		}
-		h.items[i], h.items[parent] = h.items[parent], h.items[i]
+		h.items[i] = h.items[parent]
 		i = parent
 	}
+	h.items[i] = it
 }
 
 func (h *pairHeap) pop() sweepItem {
 	top := h.items[0]
 	last := len(h.items) - 1
-	h.items[0] = h.items[last]
+	e := h.items[last]
 	h.items = h.items[:last]
-	for i := 0; ; {
+	if last == 0 {
+		return top
+	}
+	i := 0
+	for {
 		l := 2*i + 1
 		if l >= last {
 			break
@@ -595,11 +667,12 @@ func (h *pairHeap) pop() sweepItem {
 		if r := l + 1; r < last && h.less(r, l) {
 			c = r
 		}
-		if !h.less(c, i) {
+		if !pairAbove(h.items[c], e) {
 			break
 		}
-		h.items[i], h.items[c] = h.items[c], h.items[i]
+		h.items[i] = h.items[c]
 		i = c
 	}
+	h.items[i] = e
 	return top
 }

@@ -203,14 +203,23 @@ func ratioOver(prefix, num, den string) func(GoBench) (float64, string, bool) {
 	}
 }
 
-// p99Of measures one benchmark's reported 99th percentile (p99-µs), in seconds.
+// p99Of measures one benchmark's reported 99th percentile (p99-µs), in seconds, and
+// mentions its mean wall and CPU time per operation when reported (ns/op, cpu-ns/op):
+// on a shared machine the CPU time says more about the code than the wall-clock p99.
 func p99Of(key string) func(GoBench) (float64, string, bool) {
 	return func(g GoBench) (float64, string, bool) {
 		us, ok := g.Median(key, "p99-µs")
 		if !ok {
 			return 0, "not in this run: " + key + " p99-µs", false
 		}
-		return us / 1e6, fmt.Sprintf("%s: median p99 of %d runs", key, len(g[key]["p99-µs"])), true
+		detail := fmt.Sprintf("%s: median p99 of %d runs", key, len(g[key]["p99-µs"]))
+		if ns, ok := g.Median(key, "ns/op"); ok {
+			detail += fmt.Sprintf("; mean %s", FormatSeconds(ns/1e9))
+		}
+		if cpu, ok := g.Median(key, "cpu-ns/op"); ok {
+			detail += fmt.Sprintf("; CPU %s", FormatSeconds(cpu/1e9))
+		}
+		return us / 1e6, detail, true
 	}
 }
 

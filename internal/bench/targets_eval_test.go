@@ -38,8 +38,8 @@ BenchmarkSimulate/fifo/jobs=100000-2       	       1	5000000000 ns/op	   3600000
 BenchmarkSimulate/fifo/jobs=100000-2       	       1	5000000000 ns/op	   3600000 events/cpu-s	   9877900 events/op	   2100000 events/s
 BenchmarkSimulate/fifo/jobs=100000-2       	       1	5000000000 ns/op	   3600000 events/cpu-s	   9877900 events/op	   2000000 events/s
 pkg: github.com/coraopt/coraopt/policies/all
-BenchmarkDecision/cora/jobs=1000-2         	     300	   3500000 ns/op	      4600 p99-µs
-BenchmarkDecision/cora/jobs=1000-2         	     300	   3600000 ns/op	     11000 p99-µs
+BenchmarkDecision/cora/jobs=1000-2         	     300	   3500000 ns/op	      4600 p99-µs	   3300000 cpu-ns/op
+BenchmarkDecision/cora/jobs=1000-2         	     300	   3600000 ns/op	     11000 p99-µs	   3100000 cpu-ns/op
 BenchmarkDecision/rush/jobs=100-2          	     300	    400000 ns/op	      1030 p99-µs
 `
 
@@ -119,6 +119,13 @@ func TestEvaluate(t *testing.T) {
 	}
 	if d := by["onion peeling, 1,000 jobs"].Detail; !strings.Contains(d, "CPU 3 ms") {
 		t.Errorf("detail %q", d)
+	}
+	// A decision's note: the medians of its mean wall time and its CPU time.
+	if d := by["online decision p99, cora, 1,000 active jobs"].Detail; !strings.Contains(d, "mean 3.55 ms") || !strings.Contains(d, "CPU 3.2 ms") {
+		t.Errorf("detail %q", d)
+	}
+	if d := by["online decision p99, rush, 100 active jobs"].Detail; strings.Contains(d, "CPU") {
+		t.Errorf("detail %q names a CPU time the run did not report", d)
 	}
 }
 

@@ -24,9 +24,11 @@ type Policy struct {
 	backend     string
 	cfg         Config
 	reg         *solve.Registry
-	// Estimate lists a job's remaining stages; plan.Estimated unless a clairvoyant
-	// policy (policies/oracle) replaces it.
+	// Estimate lists a job's remaining stages; plan.Estimated (through means) unless a
+	// clairvoyant policy (policies/oracle) replaces it.
 	Estimate  plan.Estimator
+	means     plan.Means
+	utils     plan.UtilityCache
 	fallbacks int
 	plans     int
 	lastErr   error
@@ -67,9 +69,11 @@ func NewNamed(name string, cfg Config, est plan.Estimator) *Policy {
 
 func newPolicy(name, formulation, method, backend string, cfg Config) *Policy {
 	cfg = cfg.WithDefaults()
-	return &Policy{ca: policies.ContainerAssignment{Conserving: true}, name: name,
+	p := &Policy{ca: policies.ContainerAssignment{Conserving: true}, name: name,
 		formulation: formulation, method: method, backend: backend, cfg: cfg,
-		reg: solve.Default(), Estimate: plan.Estimated, promise: map[int]float64{}}
+		reg: solve.Default(), promise: map[int]float64{}}
+	p.Estimate = p.means.Estimated
+	return p
 }
 
 func (p *Policy) Name() string { return p.name }
@@ -99,8 +103,14 @@ func (p *Policy) Counts() map[string]int {
 	return c
 }
 
-// Observe lets Config.Interval know which instants must re-plan.
-func (p *Policy) Observe(_ policies.View, e policies.Event) { p.replan.Observe(e) }
+// Observe lets Config.Interval know which instants must re-plan, and drops the
+// estimator's sums of a job that is done.
+func (p *Policy) Observe(_ policies.View, e policies.Event) {
+	p.replan.Observe(e)
+	if e.Kind == policies.EventJobFinish || e.Kind == policies.EventReject {
+		p.means.Forget(e.Job)
+	}
+}
 
 // LastError is the error of the latest fallback (nil if none).
 func (p *Policy) LastError() error { return p.lastErr }
@@ -127,12 +137,14 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{})
+	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{Utilities: &p.utils})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}
 	res, err := p.reg.Solve(ctx, solve.Request{Formulation: p.formulation, Method: p.method,
-		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget})
+		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget,
+		// Promises read the levels alone; the papers' hand-over reads the schedule.
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

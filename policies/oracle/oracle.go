@@ -25,6 +25,8 @@ type Policy struct {
 	*cora.Policy
 	o    policies.Oracle
 	jobs map[int]*jobWork
+	// means serve the estimate outside an engine that grants clairvoyance.
+	means plan.Means
 }
 
 // jobWork keeps a job's true base work per stage so that a decision costs O(running
@@ -44,6 +46,14 @@ func New(cfg cora.Config) *Policy {
 	p := &Policy{jobs: map[int]*jobWork{}}
 	p.Policy = cora.NewNamed("oracle", cfg, p.trueStages)
 	return p
+}
+
+// Observe is cora's, and drops the estimate's sums of a job that is done.
+func (p *Policy) Observe(v policies.View, e policies.Event) {
+	p.Policy.Observe(v, e)
+	if e.Kind == policies.EventJobFinish || e.Kind == policies.EventReject {
+		p.means.Forget(e.Job)
+	}
 }
 
 // UseOracle implements policies.Clairvoyant.
@@ -77,7 +87,7 @@ func (p *Policy) work(v policies.View, j int) *jobWork {
 // trueStages is plan.Estimated with the truth.
 func (p *Policy) trueStages(v policies.View, j int, slot float64, pooled bool) ([]plan.Stage, error) {
 	if p.o == nil { // run outside an engine that grants clairvoyance: estimate
-		return plan.Estimated(v, j, slot, pooled)
+		return p.means.Estimated(v, j, slot, pooled)
 	}
 	info := v.Job(j)
 	first := v.Stage(j)

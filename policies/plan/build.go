@@ -32,6 +32,10 @@ type Options struct {
 	// NoReleases plans every part from slot 1: for methods without release times
 	// (RUSH's Alg. 3 as printed). Stage order then lives in the tails alone.
 	NoReleases bool
+	// Utilities, when set, memoizes the plan's ln U across decision instants
+	// (UtilityCache); used with aligned slots (DispatchPlan) and Config.Log, where the
+	// same utilities recur.
+	Utilities *UtilityCache
 	// WholeFirstSlot gives the first slot the pool's full capacity even when it is the
 	// part of an aligned slot that is left: for methods that test C·t with a constant C
 	// (Alg. 3). It can only make a promise earlier, by less than one slot, which the
@@ -63,7 +67,7 @@ func Build(v policies.View, est Estimator, cfg Config, opt Options) (*Problem, e
 		if err != nil {
 			return nil, err
 		}
-		if T > cfg.MaxSlots {
+		if p == nil {
 			s *= math.Ceil(float64(T) / float64(cfg.MaxSlots))
 			continue
 		}
@@ -77,6 +81,7 @@ type jobStages struct {
 	stages []Stage
 	dur    []float64 // seconds
 	chain  float64   // Σ dur
+	start  float64   // the earliest the job can start (after the jobs it waits for)
 }
 
 func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg Config, opt Options) (*Problem, int, error) {
@@ -88,19 +93,28 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		start = math.Floor(now/s+1e-9) * s
 		frac = max(0, 1-(now-start)/s)
 	}
-	js := make(map[int]*jobStages, len(act))
-	for _, j := range act {
+	js := make([]jobStages, len(act))
+	durs := make([]float64, 0, 2*len(act)) // every job's dur, one array (usually)
+	nparts, waits := 0, false
+	for a, j := range act {
 		st, err := est(v, j, s, cfg.Model == Pooled)
 		if err != nil {
 			return nil, 0, err
 		}
-		kept := st[:0:0]
+		kept, all := st, true
 		for _, x := range st {
 			if x.Units > sched.MaxQuantity {
 				return nil, 0, fmt.Errorf("plan: job %s needs %d slot-units", v.Job(j).ID, x.Units)
 			}
-			if x.Units > 0 {
-				kept = append(kept, x)
+			all = all && x.Units > 0
+		}
+		if !all {
+			// The stages with work, copied: the estimator's slice is not Build's to change.
+			kept = st[:0:0]
+			for _, x := range st {
+				if x.Units > 0 {
+					kept = append(kept, x)
+				}
 			}
 		}
 		if len(kept) == 0 {
@@ -114,86 +128,57 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 				kept[0].Units = 1
 			}
 		}
-		x := &jobStages{stages: kept, dur: make([]float64, len(kept))}
-		for k, st := range kept {
+		x := &js[a]
+		x.stages, x.start = kept, now
+		for _, st := range kept {
 			par := max(1, min(st.Parallel, caps[st.Pool]))
-			x.dur[k] = max(float64(st.Units)/float64(par)*s, st.Longest)
-			x.chain += x.dur[k]
+			durs = append(durs, max(float64(st.Units)/float64(par)*s, st.Longest))
 		}
-		js[j] = x
+		x.dur = durs[len(durs)-len(kept) : len(durs) : len(durs)]
+		for _, d := range x.dur {
+			x.chain += d
+		}
+		nparts += len(kept)
+		waits = waits || !v.Ready(j)
 	}
-	// A job that waits for others (workflows) starts no sooner than they can finish.
-	startAt := map[int]float64{}
-	var earliest func(j int) float64
-	earliest = func(j int) float64 {
-		if t, ok := startAt[j]; ok {
-			return t
+	if waits {
+		// A job that waits for others (workflows) starts no sooner than they can finish.
+		at := make(map[int]int, len(act))
+		for a, j := range act {
+			at[j] = a
 		}
-		startAt[j] = now // breaks a cycle, which the workload validator rejects anyway
-		t := now
-		if !v.Ready(j) {
-			for _, d := range v.Job(j).After {
-				if x, ok := js[d]; ok {
-					t = max(t, earliest(d)+x.chain)
+		startAt := map[int]float64{}
+		var earliest func(j int) float64
+		earliest = func(j int) float64 {
+			if t, ok := startAt[j]; ok {
+				return t
+			}
+			startAt[j] = now // breaks a cycle, which the workload validator rejects anyway
+			t := now
+			if !v.Ready(j) {
+				for _, d := range v.Job(j).After {
+					if a, ok := at[d]; ok {
+						t = max(t, earliest(d)+js[a].chain)
+					}
 				}
 			}
+			startAt[j] = t
+			return t
 		}
-		startAt[j] = t
-		return t
+		for a, j := range act {
+			js[a].start = earliest(j)
+		}
 	}
-	p := &Problem{Slot: s, Start: start, Model: cfg.Model}
-	in := &sched.Instance{Name: "online-plan", HorizonSource: "file"}
+	// The horizon first: an instance that needs more than cfg.MaxSlots slots is built
+	// again with a longer slot, so its parts are not worth building.
 	np := len(caps)
 	total := make([]int, np)
 	longest := 0.0
-	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
-		d := make([]int, np)
-		d[pool] = units
-		total[pool] += units
-		in.Jobs = append(in.Jobs, sched.Job{ID: strconv.Itoa(len(in.Jobs)), Demand: d, Release: release,
-			MaxParallel: maxPar, TaskSlots: max(1, taskSlots), Utility: u})
-		p.Job = append(p.Job, j)
-		p.Stage = append(p.Stage, stage)
-		p.Tail = append(p.Tail, tail)
-	}
-	for _, j := range act {
-		info, x := v.Job(j), js[j]
-		t0 := earliest(j)
-		longest = max(longest, t0-start+x.chain)
-		release := func(offset float64) int {
-			if opt.NoReleases {
-				return 1
-			}
-			return 1 + int(math.Floor((offset-start)/s+1e-9))
-		}
-		if cfg.Model == Pooled {
-			// The papers' model: each pool's work one divisible demand from slot 1.
-			u := PlanUtility(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log)
-			for _, st := range x.stages {
-				addPart(j, st.Index, st.Pool, st.Units, release(t0), 0, st.TaskSlots, 0, u)
-			}
-			continue
-		}
-		offset, tail := t0, x.chain
-		for k, st := range x.stages {
-			tail -= x.dur[k]
-			if k == len(x.stages)-1 {
-				tail = 0 // exactly: no float residue on the part that completes the job
-			}
-			u := PlanUtility(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log)
-			if later := len(x.stages) - 1 - k; later > 0 {
-				// Stages of one job tie wherever a stage's completion plus its tail
-				// meets the next one's; a tie no peeling can break stalls onion
-				// peeling (every tied part can rise alone, not all together). The
-				// earlier stage ranks above by 1e-9 per later stage.
-				u = lifted{u: u, eps: 1e-9 * float64(later)}
-			}
-			maxPar := 0
-			if cfg.Caps && st.Parallel < caps[st.Pool] {
-				maxPar = max(1, st.Parallel)
-			}
-			addPart(j, st.Index, st.Pool, st.Units, release(offset), maxPar, st.TaskSlots, tail, u)
-			offset += x.dur[k]
+	for a := range js {
+		x := &js[a]
+		longest = max(longest, x.start-start+x.chain)
+		for _, st := range x.stages {
+			total[st.Pool] += st.Units
 		}
 	}
 	T := 1
@@ -214,7 +199,66 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		// total resource requirement … is 160 tasks, then we choose |T| = 4").
 		T += int(math.Ceil(longest/s-1e-9)) + 1
 	}
-	in.Horizon = T
+	if T > cfg.MaxSlots {
+		return nil, T, nil
+	}
+	p := &Problem{Slot: s, Start: start, Model: cfg.Model,
+		Job: make([]int, 0, nparts), Stage: make([]int, 0, nparts), Tail: make([]float64, 0, nparts)}
+	in := &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
+	demand := make([]int, nparts*np) // one backing array for every part's demand row
+	ids := partIDs(nparts)
+	var uc *UtilityCache
+	if cfg.Dispatch == DispatchPlan && cfg.Log && nparts*T <= maxCachedValues {
+		uc = opt.Utilities
+		uc.next(nparts)
+	}
+	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
+		i := len(in.Jobs)
+		d := demand[i*np : (i+1)*np : (i+1)*np]
+		d[pool] = units
+		in.Jobs = append(in.Jobs, sched.Job{ID: ids[i], Demand: d, Release: min(release, T),
+			MaxParallel: maxPar, TaskSlots: max(1, taskSlots), Utility: u})
+		p.Job = append(p.Job, j)
+		p.Stage = append(p.Stage, stage)
+		p.Tail = append(p.Tail, tail)
+	}
+	for a, j := range act {
+		info, x := v.Job(j), &js[a]
+		t0 := x.start
+		release := func(offset float64) int {
+			if opt.NoReleases {
+				return 1
+			}
+			return 1 + int(math.Floor((offset-start)/s+1e-9))
+		}
+		if cfg.Model == Pooled {
+			// The papers' model: each pool's work one divisible demand from slot 1.
+			u := uc.lookup(PlanUtility(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log), 0)
+			for _, st := range x.stages {
+				addPart(j, st.Index, st.Pool, st.Units, release(t0), 0, st.TaskSlots, 0, u)
+			}
+			continue
+		}
+		offset, tail := t0, x.chain
+		for k, st := range x.stages {
+			tail -= x.dur[k]
+			if k == len(x.stages)-1 {
+				tail = 0 // exactly: no float residue on the part that completes the job
+			}
+			u := PlanUtility(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log)
+			// Stages of one job tie wherever a stage's completion plus its tail meets
+			// the next one's; a tie no peeling can break stalls onion peeling (every
+			// tied part can rise alone, not all together). The earlier stage ranks
+			// above by 1e-9 per later stage.
+			u = uc.lookup(u, 1e-9*float64(len(x.stages)-1-k))
+			maxPar := 0
+			if cfg.Caps && st.Parallel < caps[st.Pool] {
+				maxPar = max(1, st.Parallel)
+			}
+			addPart(j, st.Index, st.Pool, st.Units, release(offset), maxPar, st.TaskSlots, tail, u)
+			offset += x.dur[k]
+		}
+	}
 	for pool, pl := range v.Pools() {
 		c := make([]int, T)
 		for t := range c {
@@ -225,11 +269,28 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		}
 		in.Resources = append(in.Resources, sched.Resource{Name: pl.Name, Capacity: c})
 	}
-	for i := range in.Jobs {
-		in.Jobs[i].Release = min(in.Jobs[i].Release, T)
-	}
 	p.Instance = in
 	return p, T, nil
+}
+
+// partIDs are the IDs "0" … "n−1" of n parts, cut from one string.
+func partIDs(n int) []string {
+	buf := make([]byte, 0, n*(len(strconv.Itoa(max(n-1, 0)))+1))
+	ends := make([]int, n)
+	for i := range n {
+		buf = strconv.AppendInt(buf, int64(i), 10)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	ids := make([]string, n)
+	for i, e := range ends {
+		b := 0
+		if i > 0 {
+			b = ends[i-1]
+		}
+		ids[i] = all[b:e]
+	}
+	return ids
 }
 
 // lifted is u + eps.

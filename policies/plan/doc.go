@@ -117,4 +117,15 @@
 // Plans are redone at the papers' triggers — every arrival, task finish and job finish
 // (cora.txt §III-A) — unless Config.Interval gates task finishes (ReplanGate).
 // Utilities are planned on ln U where Config.Log is set (PlanUtility).
+//
+// # Cost per decision
+//
+// A decision instant is estimated, built, solved and turned into promises anew, but
+// nothing is computed that the plan does not use or that an earlier instant already
+// computed the same way: Build sizes the horizon before it builds any part (a slot too
+// short for MaxSlots is retried longer); promises read only the lexmax levels, so the
+// planners ask the solve for them alone (solve.Request.LevelsOnly, no n·R·T schedule);
+// Means keeps each job's finished-task sums and UtilityCache its parts' ln U values
+// across instants, both bit for bit what they replace. docs/performance.md has the
+// measurements.
 package plan

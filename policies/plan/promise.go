@@ -38,16 +38,15 @@ func LevelDeadline(u sched.Utility, L float64, T int) int {
 // Promise reads the plan's commitments from a solve of p.Instance. With the layers of
 // a lexmax (onion peeling, exact CORA) a part's promise is the end of the latest slot
 // at its level — the deadline the lexmax proved feasible for every part at once; a
-// schedule without layers (FINAL's rounded x) promises its own completion slots.
+// schedule without layers (FINAL's rounded x) promises its own completion slots. With
+// layers the schedule is not read, and may be left out (solve.Request.LevelsOnly).
 func (p *Problem) Promise(res *solve.Result) (*Promises, error) {
-	if res == nil || res.Schedule == nil || len(res.Schedule.Jobs) != len(p.Job) {
+	levels := res != nil && len(res.Layers) > 0
+	if res == nil || !levels && (res.Schedule == nil || len(res.Schedule.Jobs) != len(p.Job)) {
 		return nil, fmt.Errorf("plan: the solve did not schedule the %d parts", len(p.Job))
 	}
 	slot := make([]int, len(p.Job))
-	for i := range slot {
-		slot[i] = res.Schedule.Jobs[i].Completion
-	}
-	if len(res.Layers) > 0 {
+	if levels {
 		seen := 0
 		for _, l := range res.Layers {
 			for _, id := range l.Jobs {
@@ -61,6 +60,10 @@ func (p *Problem) Promise(res *solve.Result) (*Promises, error) {
 		}
 		if seen != len(p.Job) {
 			return nil, fmt.Errorf("plan: the solve's layers hold %d of %d parts", seen, len(p.Job))
+		}
+	} else {
+		for i := range slot {
+			slot[i] = res.Schedule.Jobs[i].Completion
 		}
 	}
 	return p.PromiseSlots(slot), nil

@@ -41,19 +41,32 @@ func Units(work, slot float64) int {
 // tasks at their stage's mean runtime (policies.MeanTaskRuntime: the mean of the
 // stage's finished tasks, else the declared mean), running tasks at that mean less the
 // time they have run (at least 0); the longest remaining task is the mean when a task
-// is pending, else the longest running remainder.
+// is pending, else the longest running remainder. Means.Estimated is the same,
+// faster, for a planner that keeps a Means across decision instants.
 func Estimated(v policies.View, j int, slot float64, pooled bool) ([]Stage, error) {
+	return estimated(v, j, slot, pooled, policies.MeanTaskRuntime)
+}
+
+func estimated(v policies.View, j int, slot float64, pooled bool, mean func(v policies.View, j, stage int) float64) ([]Stage, error) {
 	info := v.Job(j)
 	first := v.Stage(j)
 	if first >= len(info.Stages) {
 		return nil, nil
 	}
-	work := make([]float64, len(info.Stages)-first)
-	out := make([]Stage, len(work))
-	means := make([]float64, len(work))
+	n := len(info.Stages) - first
+	out := make([]Stage, n)
+	// work and means are scratch; on the stack for the usual few stages.
+	var buf [16]float64
+	var scratch []float64
+	if 2*n <= len(buf) {
+		scratch = buf[:2*n]
+	} else {
+		scratch = make([]float64, 2*n)
+	}
+	work, means := scratch[:n], scratch[n:]
 	for k := range out {
 		s := first + k
-		means[k] = policies.MeanTaskRuntime(v, j, s)
+		means[k] = mean(v, j, s)
 		work[k] = float64(v.Pending(j, s)) * means[k]
 		out[k] = Stage{Index: s, Pool: info.Stages[s].Pool, Parallel: v.Pending(j, s) + v.Running(j, s),
 			TaskSlots: max(1, int(math.Round(means[k]/slot)))}
@@ -69,6 +82,66 @@ func Estimated(v policies.View, j int, slot float64, pooled bool) ([]Stage, erro
 		out[k].Longest = max(out[k].Longest, rem)
 	}
 	return Shape(out, work, slot, pooled), nil
+}
+
+// Means keeps, per job, the running sums policies.MeanTaskRuntime takes over
+// View.Finished, fed only the records added since the previous instant (Finished only
+// grows while a job runs, in finishing order) and in that order, so that its means are
+// bit for bit a full pass's without rescanning every finished task of every job at
+// every decision instant. The zero value is ready; Forget a job once it is finished.
+type Means struct {
+	jobs map[int]*jobMeans
+}
+
+type jobMeans struct {
+	seen   int       // records of View.Finished summed so far
+	sum    []float64 // per stage: Σ elapsed of its finished tasks
+	n      []int
+	all    float64 // Σ elapsed over every stage
+	nall   int
+	stages int
+}
+
+// Mean is policies.MeanTaskRuntime(v, j, stage).
+func (m *Means) Mean(v policies.View, j, stage int) float64 {
+	info := v.Job(j)
+	jm := m.jobs[j]
+	fin := v.Finished(j)
+	if jm == nil || len(fin) < jm.seen || jm.stages != len(info.Stages) {
+		// New, or a record list that shrank (another run's view): start over.
+		if m.jobs == nil {
+			m.jobs = map[int]*jobMeans{}
+		}
+		jm = &jobMeans{sum: make([]float64, len(info.Stages)), n: make([]int, len(info.Stages)), stages: len(info.Stages)}
+		m.jobs[j] = jm
+	}
+	for _, r := range fin[jm.seen:] {
+		x := r.Elapsed()
+		jm.all += x
+		jm.nall++
+		if r.Stage >= 0 && r.Stage < len(jm.sum) {
+			jm.sum[r.Stage] += x
+			jm.n[r.Stage]++
+		}
+	}
+	jm.seen = len(fin)
+	switch {
+	case jm.n[stage] > 0:
+		return jm.sum[stage] / float64(jm.n[stage])
+	case info.Stages[stage].Runtime != nil:
+		return info.Stages[stage].Runtime.MeanValue()
+	case jm.nall > 0:
+		return jm.all / float64(jm.nall)
+	}
+	return 1
+}
+
+// Forget drops job j's sums (after it finished or was rejected).
+func (m *Means) Forget(j int) { delete(m.jobs, j) }
+
+// Estimated is plan.Estimated with the means of m: an Estimator.
+func (m *Means) Estimated(v policies.View, j int, slot float64, pooled bool) ([]Stage, error) {
+	return estimated(v, j, slot, pooled, m.Mean)
 }
 
 // Shape sets each stage's Units from its work in seconds (work[k] for stages[k]), or

@@ -85,6 +85,7 @@ type Policy struct {
 	stats          map[int]*finishedStats // by job
 	promise        map[int]float64
 	slot           float64
+	utils          plan.UtilityCache
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -386,11 +387,13 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3"})
+	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3", Utilities: &p.utils})
 	if err != nil {
 		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
 	}
-	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget})
+	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget,
+		// Promises read the levels alone; the papers' hand-over maps the schedule.
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
 	var inf *solve.Alg3InfeasibleError
 	var pr *plan.Promises
 	switch {

@@ -1,0 +1,126 @@
+package plan
+
+import (
+	"math"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/coraopt/coraopt/policies"
+	"github.com/coraopt/coraopt/sched"
+	"github.com/coraopt/coraopt/workload"
+)
+
+// TestUtilityCacheIsExact: a cached planning utility returns, bit for bit, what the
+// uncached one (LogSigmoid, or lifted by eps) returns, whatever order the slots are
+// asked in and however often; equal parameters share one entry.
+func TestUtilityCacheIsExact(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		ls := NewLogSigmoid(sched.Sigmoid{Priority: rapid.Float64Range(0.01, 5).Draw(t, "p"),
+			Deadline: rapid.Float64Range(-50, 300).Draw(t, "d"), Decay: rapid.Float64Range(0, 6).Draw(t, "mu")})
+		eps := 1e-9 * float64(rapid.IntRange(0, 3).Draw(t, "later"))
+		var want sched.Utility = ls
+		if eps > 0 {
+			want = lifted{u: ls, eps: eps}
+		}
+		var uc UtilityCache
+		uc.next(1)
+		got := uc.lookup(ls, eps)
+		if _, ok := got.(*cachedLog); !ok {
+			t.Fatalf("lookup of a LogSigmoid gave %T", got)
+		}
+		for _, s := range rapid.SliceOfN(rapid.IntRange(0, 600), 1, 60).Draw(t, "slots") {
+			if g, w := got.At(s), want.At(s); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("At(%d) = %v cached, %v uncached", s, g, w)
+			}
+		}
+		if again := uc.lookup(ls, eps); again != got {
+			t.Fatal("equal parameters got a second entry")
+		}
+		if got.Type() != want.Type() {
+			t.Fatalf("type %q, want %q", got.Type(), want.Type())
+		}
+	})
+}
+
+// TestUtilityCachePassesOthersThrough: a utility that is not ln U of a sigmoid (or a
+// nil cache) is returned as Build made it before the cache: itself, lifted when eps > 0.
+func TestUtilityCachePassesOthersThrough(t *testing.T) {
+	var uc UtilityCache
+	lin := sched.Linear{Priority: 2, Budget: 10, Slope: 0.5}
+	if u := uc.lookup(lin, 0); u != sched.Utility(lin) {
+		t.Errorf("linear, eps 0: %#v", u)
+	}
+	if u, ok := uc.lookup(lin, 1e-9).(lifted); !ok || u.eps != 1e-9 {
+		t.Errorf("linear, eps 1e-9: %#v", u)
+	}
+	ls := NewLogSigmoid(sched.Sigmoid{Priority: 2, Deadline: 5, Decay: 1})
+	var none *UtilityCache
+	if u := none.lookup(ls, 0); u != sched.Utility(ls) {
+		t.Errorf("nil cache: %#v", u)
+	}
+	if len(uc.m) != 0 {
+		t.Errorf("the cache holds %d entries of utilities it does not cache", len(uc.m))
+	}
+}
+
+// TestUtilityCacheDropsUnused: entries no Build used in the last two are dropped once
+// the map outgrows a few plans' parts.
+func TestUtilityCacheDropsUnused(t *testing.T) {
+	var uc UtilityCache
+	uc.next(1)
+	for i := range 200 {
+		uc.lookup(NewLogSigmoid(sched.Sigmoid{Priority: 1, Deadline: float64(i), Decay: 1}), 0)
+	}
+	for range 3 {
+		uc.next(1)
+		uc.lookup(NewLogSigmoid(sched.Sigmoid{Priority: 1, Deadline: 0, Decay: 1}), 0)
+	}
+	if len(uc.m) != 1 {
+		t.Errorf("%d entries kept, want the 1 in use", len(uc.m))
+	}
+}
+
+// finView is the part of a View that Means reads.
+type finView struct {
+	policies.View
+	jobs []policies.JobInfo
+	fin  [][]policies.TaskRecord
+}
+
+func (v *finView) Job(j int) *policies.JobInfo          { return &v.jobs[j] }
+func (v *finView) Finished(j int) []policies.TaskRecord { return v.fin[j] }
+
+// TestMeansAreMeanTaskRuntime: Means.Mean equals policies.MeanTaskRuntime bit for bit
+// as finished records arrive one by one, for stages with finished tasks, with a
+// declared runtime only, and with neither; a record list that shrinks (another run)
+// starts the sums over.
+func TestMeansAreMeanTaskRuntime(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		v := &finView{jobs: []policies.JobInfo{{Stages: []policies.StageInfo{
+			{Tasks: 50}, {Tasks: 50, Runtime: &workload.Runtime{Type: "fixed", Mean: 42}}, {Tasks: 50}}}},
+			fin: make([][]policies.TaskRecord, 1)}
+		var m Means
+		check := func() {
+			for s := range 3 {
+				if g, w := m.Mean(v, 0, s), policies.MeanTaskRuntime(v, 0, s); math.Float64bits(g) != math.Float64bits(w) {
+					t.Fatalf("after %d records, stage %d: %v, want %v", len(v.fin[0]), s, g, w)
+				}
+			}
+		}
+		check()
+		for range rapid.IntRange(0, 60).Draw(t, "records") {
+			start := rapid.Float64Range(0, 1000).Draw(t, "start")
+			v.fin[0] = append(v.fin[0], policies.TaskRecord{Stage: rapid.IntRange(0, 1).Draw(t, "stage"),
+				Start: start, Finish: start + rapid.Float64Range(0, 300).Draw(t, "elapsed")})
+			if rapid.Bool().Draw(t, "ask") {
+				check()
+			}
+		}
+		check()
+		v.fin[0] = v.fin[0][:len(v.fin[0])/2]
+		check()
+		m.Forget(0)
+		check()
+	})
+}
