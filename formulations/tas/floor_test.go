@@ -3,7 +3,9 @@ package tas
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -196,4 +198,56 @@ func TestFloorTiesMatchBruteForce(t *testing.T) {
 		}
 		checkSchedule(rt, in, res.Schedule, res.Deadlines)
 	})
+}
+
+// floorInstance is a deterministic instance of genuine floor ties at the rds family's
+// shape: n jobs released over the first eighth of 2n slots, map and reduce demands on 2
+// and 1 units per slot, RDS utilities whose hard deadline comes a few slots after the
+// release: most jobs cannot meet it, and the rest of the horizon has room for their work.
+func floorInstance(n int, seed uint64) *sched.Instance {
+	rng := rand.New(rand.NewPCG(seed, 29))
+	T := 2 * n
+	var s spec
+	s.caps = constCaps(T, 2, 1)
+	s.release = make([]int, n)
+	for j := range n {
+		rel := 1 + rng.IntN(T/8)
+		s.release[j] = rel
+		s.demand = append(s.demand, []int{1 + rng.IntN(6), rng.IntN(4)})
+		soft := float64(rel + 1 + rng.IntN(4))
+		s.util = append(s.util, sched.RDS{Priority: 1, Soft: soft, Hard: soft + float64(1+rng.IntN(int(soft)))})
+	}
+	return s.instance()
+}
+
+// BenchmarkFloorTies times OnionPeel on floorInstance with a branch budget of 200, by
+// default and with the reference layered engine (Options.Layered), in the same run.
+func BenchmarkFloorTies(b *testing.B) {
+	for _, n := range []int{40, 80} {
+		in := floorInstance(n, 1)
+		for _, layered := range []bool{false, true} {
+			b.Run(fmt.Sprintf("N=%d/layered=%v", n, layered), func(b *testing.B) {
+				var res *Result
+				for b.Loop() {
+					var err error
+					if res, err = OnionPeel(context.Background(), in, Options{NoSchedule: true, MaxBranches: 200, Layered: layered}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				zeros := 0
+				for _, v := range res.Levels {
+					if v == 0 {
+						zeros++
+					}
+				}
+				b.ReportMetric(float64(zeros), "at-0")
+				b.ReportMetric(float64(res.Stats.Branches), "branches")
+				if res.Exact {
+					b.ReportMetric(1, "exact")
+				} else {
+					b.ReportMetric(0, "exact")
+				}
+			})
+		}
+	}
 }
