@@ -251,3 +251,69 @@ func BenchmarkFloorTies(b *testing.B) {
 		}
 	}
 }
+
+// cancelAfter is a context that the oracle cancels when it starts its k-th feasibility
+// test.
+type cancelAfter struct {
+	context.Context
+	cancelled bool
+}
+
+func (c *cancelAfter) Err() error {
+	if c.cancelled {
+		return context.Canceled
+	}
+	return nil
+}
+
+type countingOracle struct {
+	oracle
+	ctx      *cancelAfter
+	k, tests int
+}
+
+func (o *countingOracle) count() {
+	if o.tests++; o.tests == o.k {
+		o.ctx.cancelled = true
+	}
+}
+
+func (o *countingOracle) feasible(d []int) bool { o.count(); return o.oracle.feasible(d) }
+func (o *countingOracle) raisable(d []int, j, nd int) bool {
+	o.count()
+	return o.oracle.raisable(d, j, nd)
+}
+
+// TestLayeredHearsCancellation: however early or late a cancellation comes, the layered
+// engine (with its seeded, cut branches and the pinned sweep) stops within one more
+// feasibility test — a layer of thousands of tied jobs must not run its tests on.
+func TestLayeredHearsCancellation(t *testing.T) {
+	in := floorInstance(40, 1)
+	cancelled := 0
+	for k := 1; k <= 600; k += 13 {
+		p, err := newProblem(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := &cancelAfter{Context: context.Background()}
+		or := &countingOracle{oracle: edfOracle{p: p}, ctx: ctx, k: k}
+		var st Stats
+		e := newLayered(ctx, p, or, DefaultMaxBranches, &st)
+		e.resume, e.prune = true, true
+		p.u.cache()
+		_, err = e.run()
+		if !ctx.cancelled {
+			continue // finished in fewer than k tests
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled at test %d: %v", k, err)
+		}
+		if extra := or.tests - k; extra > 1 {
+			t.Fatalf("cancelled at test %d, the engine ran %d more", k, extra)
+		}
+		cancelled++
+	}
+	if cancelled < 10 {
+		t.Fatalf("only %d runs were cancelled before they finished: the test reaches too little", cancelled)
+	}
+}

@@ -148,6 +148,11 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 			return nil, nil
 		}
 		for _, j := range at {
+			// One test per job of the layer: on a long horizon with thousands tied,
+			// minutes, so a cancellation is heard between them.
+			if err := e.ctx.Err(); err != nil {
+				return nil, fmt.Errorf("tas: onion peeling: %w", err)
+			}
 			nd := p.u.lastAbove(j, L)
 			if nd < p.release[j] || !e.or.raisable(d, j, nd) {
 				saturated = append(saturated, j)
@@ -299,6 +304,9 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 	trial := slices.Clone(d)
 	var out []int
 	for _, j := range at {
+		if e.ctx.Err() != nil {
+			return nil // the caller's next step reports the cancellation
+		}
 		for k2, i := range at {
 			trial[i] = up[k2]
 		}
@@ -493,6 +501,9 @@ func (e *layered) keepRule(d, at []int, L float64) []int {
 	p := e.p
 	var keep []int
 	for _, j := range e.raiseOrder(d, at, L, false) {
+		if e.ctx.Err() != nil {
+			break // the caller's next step reports the cancellation
+		}
 		old := d[j]
 		nd := p.u.lastAbove(j, L)
 		d[j] = nd
