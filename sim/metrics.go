@@ -207,11 +207,15 @@ func Summarize(w *workload.Workload, r *Result) *Metrics {
 // against the lexmax bound's sorted utilities (same length as m's; marked
 // LexmaxUnproven when b's vector is not proven), the sum gap against the sum bound (0
 // within SumGapTolerance).
+// tol is relative: a run's utility is short of the bound's when it is below it by more
+// than tol times the larger magnitude of the two. An absolute tolerance would call
+// every utility under it level with the bound, and sigmoids of far-late jobs are
+// 1e-30 and less, so it would misread the whole low end of a vector.
 func (m *Metrics) CompareToBound(b *BoundResult, tol float64) {
 	vb := &VsBound{}
 	bound := b.SortedUtilities
 	for k := range bound {
-		if m.SortedUtilities[k] < bound[k]-tol {
+		if x := m.SortedUtilities[k]; x < bound[k]-tol*max(math.Abs(bound[k]), math.Abs(x)) {
 			vb.FirstShortPosition = k + 1
 			break
 		}

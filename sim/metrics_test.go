@@ -49,6 +49,19 @@ func TestMetricsByHand(t *testing.T) {
 	if m.VsBound.FirstShortPosition != 2 || m.VsBound.MinGap != 0 || m.VsBound.SumGap != 2.5 || m.VsBound.LexmaxUnproven {
 		t.Fatalf("vs bound %+v", m.VsBound)
 	}
+	// The tolerance is relative: a bound of 1e-32 where the run has 5e-33 is short at
+	// position 1 (an absolute 1e-12 called them level), while a difference of float
+	// rounding at 0.3 is not.
+	low := &sim.Metrics{SortedUtilities: []float64{5e-33, 0.3 * (1 - 1e-15), 1}, MinUtility: 5e-33}
+	low.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{1e-32, 0.3, 1}, Exact: true}, 1e-12)
+	if low.VsBound.FirstShortPosition != 1 {
+		t.Fatalf("a run at 5e-33 against a bound of 1e-32: first short position %d, want 1", low.VsBound.FirstShortPosition)
+	}
+	low.SortedUtilities[0] = 1e-32 * (1 - 1e-15)
+	low.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{1e-32, 0.3, 1}, Exact: true}, 1e-12)
+	if low.VsBound.FirstShortPosition != 0 {
+		t.Fatalf("a run level with the bound up to rounding: first short position %d, want 0", low.VsBound.FirstShortPosition)
+	}
 	// A lexmax vector that is not proven marks the gaps against it; the sum gap stands.
 	m.CompareToBound(&sim.BoundResult{SortedUtilities: []float64{0, 1, 10}, SumBound: 12.5, Exact: false}, 0)
 	if !m.VsBound.LexmaxUnproven || m.VsBound.SumGap != 2.5 {

@@ -107,7 +107,7 @@ func BenchmarkLayeredEngine(b *testing.B) {
 			cpu0 := cputime.Process()
 			for b.Loop() {
 				st = Stats{}
-				if out, err = runLayered(context.Background(), p, DefaultMaxBranches, &st); err != nil {
+				if out, err = runLayered(context.Background(), p, DefaultMaxBranches, false, &st); err != nil {
 					b.Fatal(err)
 				}
 			}

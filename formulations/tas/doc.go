@@ -121,6 +121,42 @@
 // "log"); Options.AsGiven peels on U as given. Levels are U at the deadlines, so jobs of
 // different layers may share the level 0.
 //
+// # Genuine ties
+//
+// Ties that are real — RDS utilities and hard lines at 0 past their hard deadlines,
+// steps of equal values — cannot be ordered away, and where they stall the sweep the
+// layered engine decides them. Three things keep that from costing the layered
+// engine's search for the rest of the instance, each leaving the answer what the
+// layered engine alone (Options.Layered, the reference) computes:
+//
+//   - Once a stalled layer is decided (one job's keeping lets the rest rise, a branch
+//     fixes its choice, or the keep rule), the sweep takes the rest with the fixed jobs
+//     pinned: each gets its level on slots 1..d_j and a value below every other after.
+//     The pinned instance's lexmax completes every pinned job by d_j (the layered state
+//     is feasible with none below the others) at its best value, so it is the fixed
+//     levels merged with the free jobs' lexmax given the fixed deadlines — what the
+//     layered engine computes from that state, since merging a common multiset into
+//     two sorted vectors keeps their order. Where the sweep hands over again, at the
+//     next stall, the layered engine goes on from the same state (Stats.Resumed).
+//   - Stall branches are seeded and cut. Every outcome under a stall at level L shares
+//     the jobs fixed below L and leaves all others at L or above, so one leaving more
+//     jobs at L is lexicographically smaller. The outermost stall at L first completes
+//     its state by the keep rule without branching (the seed, feasible); a branch in
+//     which c jobs are fixed at L while the free jobs cannot all rise above L (one
+//     feasibility test) leaves c+1 or more there, and is dropped when that exceeds the
+//     fewest of any outcome found (Stats.Pruned). A dropped branch is worse than an
+//     outcome in hand, so the best over the branches is unchanged; a branch's best is
+//     memoized only when no cut could have removed a better one. With the budget spent,
+//     the answer is never below the seed's, that is the keep rule's.
+//
+// What is not cheap: which of the jobs tied at a floor must stay there. Fewest at the
+// floor comes first, and that is the largest set of jobs that can all meet their hard
+// deadlines — with release times and several resources a combinatorial choice, not a
+// greedy one — and among the fewest, which ones sets the rest of the vector. The rds
+// family's relaxation ties every job at 0 where the sweep stops; within the budget
+// the choices are not all covered and the vector comes back with Exact false, now in
+// seconds rather than minutes (docs/simulate.md has the times and the command).
+//
 // All jobs get their full demand, whatever their utility: a job whose utility is 0, or
 // constant, keeps the lowest level and finishes by the horizon. The final allocation
 // comes from EDF (or max-flow with caps) on the peeled deadlines and is integral.

@@ -147,7 +147,9 @@ func runEvents(ctx context.Context, p *problem, budget int, st *Stats) (*outcome
 		if len(sat) == 0 {
 			st.HandOver = fmt.Sprintf("stall at level %g: %d jobs can each rise alone, not together; the layered engine branches", v, len(group))
 			p.u.cache()
-			return newLayered(ctx, p, &flowOracle{p: p}, budget, st).solve(fixed, level, v)
+			e := newLayered(ctx, p, &flowOracle{p: p}, budget, st)
+			e.prune = true
+			return e.solve(fixed, level, v)
 		}
 		for _, j := range sat {
 			fixed[j], level[j] = d[j], v

@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/coraopt/coraopt/sched"
 )
 
 // layered is the general onion-peeling engine (rush.txt Alg. 3, made exact): one
@@ -21,8 +24,26 @@ type layered struct {
 	branches    int
 	depth       int // how many stall branches deep solve runs: only depth 0 settles jobs for good
 	memo        map[string]*outcome
+	pruned      map[string]*cut // fixed sets pruned, and under which cut
 	stats       *Stats
 	rng         *rand.Rand
+	// resume lets the sweep finish the peeling once a stalled layer is decided
+	// (sweepRest): true unless the layered engine is the reference (Options.Layered) or
+	// some job has a parallelism cap (the sweep does not apply).
+	resume bool
+	// prune lets stall branches be seeded and cut (see branch): true unless the layered
+	// engine is the reference (Options.Layered), which branches as it always has.
+	prune bool
+	// cut is the bound of the outermost stall at the current level that branches: any
+	// node under it that must leave more jobs at that level than an outcome already
+	// found is pruned (see branch).
+	cut *cut
+}
+
+// cut: some completion of the stalled node that owns it leaves count jobs at level.
+type cut struct {
+	level float64
+	count int
 }
 
 // outcome is a finished peeling: every job's deadline and the level it was fixed at.
@@ -36,7 +57,7 @@ type outcome struct {
 func newLayered(ctx context.Context, p *problem, or oracle, maxBranches int, st *Stats) *layered {
 	return &layered{
 		ctx: ctx, p: p, or: or, maxBranches: maxBranches, stats: st,
-		memo: map[string]*outcome{},
+		memo: map[string]*outcome{}, pruned: map[string]*cut{},
 		// The pivots only decide how fast the bisection converges, never its result; a
 		// fixed seed keeps runs reproducible.
 		rng: rand.New(rand.NewPCG(0x7a5, 0x0c0ffee)),
@@ -68,6 +89,8 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 	level = slices.Clone(level)
 	exact := true
 	free := make([]int, 0, p.n)
+	// A branch starts right after its stall was decided: the sweep may take it from here.
+	resume := e.depth > 0
 	for {
 		if err := e.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
@@ -86,6 +109,24 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		if len(free) == 0 {
 			return &outcome{deadline: fixed, level: level, exact: exact}, nil
 		}
+		if resume && e.stuck(fixed, level, free, lo) {
+			e.stats.Pruned++
+			return nil, nil
+		}
+		if resume {
+			resume = false
+			out, err := e.sweepRest(fixed, level)
+			if err != nil {
+				return nil, err
+			}
+			if out != nil {
+				if e.depth == 0 {
+					p.report(p.n, e.branches, "layers")
+				}
+				out.exact = exact
+				return out, nil
+			}
+		}
 		L, d, err := e.maxLevel(fixed, free, lo)
 		if err != nil {
 			return nil, err
@@ -100,7 +141,18 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		if len(at) == 0 {
 			return nil, fmt.Errorf("tas: onion peeling: internal error: no job at level %g", L)
 		}
+		// L is the max-min of the free jobs, so every completion leaves one more job at
+		// L besides those fixed there: past the cut, this node cannot win (see branch).
+		if c := e.cut; c != nil && e.depth > 0 && L == c.level && countAt(level, fixed, L)+1 > c.count {
+			e.stats.Pruned++
+			return nil, nil
+		}
 		for _, j := range at {
+			// One test per job of the layer: on a long horizon with thousands tied,
+			// minutes, so a cancellation is heard between them.
+			if err := e.ctx.Err(); err != nil {
+				return nil, fmt.Errorf("tas: onion peeling: %w", err)
+			}
 			nd := p.u.lastAbove(j, L)
 			if nd < p.release[j] || !e.or.raisable(d, j, nd) {
 				saturated = append(saturated, j)
@@ -121,12 +173,13 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		if alone := e.keepAlone(d, at, L); len(alone) == 1 {
 			fixed[alone[0]], level[alone[0]] = d[alone[0]], L
 			e.stats.Decided++
+			resume = true
 			continue
 		} else if len(alone) > 1 {
 			candidates = alone
 		}
 		if e.maxBranches >= 0 && e.branches < e.maxBranches {
-			out, err := e.branch(fixed, level, d, candidates, L, exact)
+			out, err := e.branch(fixed, level, d, at, candidates, L, exact)
 			if err == nil && e.depth == 0 {
 				p.report(p.n, e.branches, "layers") // the best branch settles every job
 			}
@@ -137,8 +190,102 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		}
 		exact = false
 		e.stats.RuleChoices++
+		resume = true
 	}
 }
+
+// stuck is the cut's test at the entry of a stall branch, for one feasibility test
+// instead of a level search: true when the jobs fixed at the cut's level, with one
+// more, exceed the cut, and the free jobs cannot all rise above lo (the branch's level,
+// the cut's), so their max-min is lo and one more of them ends there.
+func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64) bool {
+	c := e.cut
+	if c == nil || e.depth == 0 || lo != c.level || countAt(level, fixed, lo)+1 <= c.count {
+		return false
+	}
+	p := e.p
+	d := slices.Clone(fixed)
+	for _, j := range free {
+		d[j] = p.u.lastAbove(j, lo)
+		if d[j] < p.release[j] {
+			return true
+		}
+	}
+	e.stats.Probes++
+	return !e.or.feasible(d)
+}
+
+// sweepRest finishes the peeling of the free jobs by the backward sweep, the fixed jobs
+// pinned where they are; it returns nil (and no error) when the sweep hands over, at
+// the next tie it cannot decide, and the layered engine goes on from the same state.
+//
+// Why the answer is the layered engine's: pin every fixed job j, giving it the utility
+// level[j] on slots 1..fixed[j] and a value below every other after. In the lexmax of
+// the pinned instance every pinned job completes by fixed[j] — the layered state puts
+// them all there together with every free job at lo, so a vector with no value below
+// the others exists, and one with such a value is lexicographically smaller — and there
+// it is at its best value, so its entry is level[j] whatever the rest do; and moving a
+// pinned job earlier only takes room from the others. So the pinned lexmax is the fixed
+// levels merged with the lexmax of the free jobs given the fixed deadlines, which is
+// what solve computes from this state (merging a common multiset into two sorted
+// vectors keeps their lexicographic order). The sweep computes that lexmax exactly
+// when it does not hand over (see sweep.go). Pinned jobs ask for nothing: each stops at
+// the end of its top stretch, fixed[j]; at boundaries past it their value is the lowest,
+// so they cross first, and they fit, for the fixed deadlines are feasible by
+// themselves.
+func (e *layered) sweepRest(fixed []int, level []float64) (*outcome, error) {
+	if !e.resume {
+		return nil, nil
+	}
+	p := e.p
+	fns := make([]sched.Utility, p.n)
+	for j := range fns {
+		fns[j] = pinned{u: p.u, j: j, level: level[j], until: fixed[j]}
+	}
+	q := *p
+	q.u = &utilities{fns: fns, T: p.T}
+	q.progress = nil
+	var st Stats
+	d, err := runSweep(e.ctx, &q, &st)
+	e.stats.Evaluations += st.Evaluations
+	var ho *errHandOver
+	switch {
+	case errors.As(err, &ho):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	e.stats.Resumed++
+	lv := make([]float64, p.n)
+	for j := range lv {
+		if fixed[j] != 0 && d[j] != fixed[j] {
+			return nil, fmt.Errorf("tas: onion peeling: internal error: the sweep moved a pinned job from slot %d to %d", fixed[j], d[j])
+		}
+		lv[j] = p.u.at(j, d[j])
+	}
+	return &outcome{deadline: d, level: lv, exact: true}, nil
+}
+
+// pinned is job j's utility for sweepRest: as it is while the job is free (until 0),
+// else level on slots 1..until and below every utility after.
+type pinned struct {
+	u     *utilities
+	j     int
+	level float64
+	until int
+}
+
+func (v pinned) At(t int) float64 {
+	switch {
+	case v.until == 0:
+		return v.u.at(v.j, t)
+	case t <= v.until:
+		return v.level
+	}
+	return -math.MaxFloat64
+}
+
+func (v pinned) Type() string { return "pinned" }
 
 // keepAlone returns the jobs j of at (a stalled layer at level L, deadline vector d) such
 // that, with j kept at L and everyone outside at keeping d, every other job of at can
@@ -157,6 +304,9 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 	trial := slices.Clone(d)
 	var out []int
 	for _, j := range at {
+		if e.ctx.Err() != nil {
+			return nil // the caller's next step reports the cancellation
+		}
 		for k2, i := range at {
 			trial[i] = up[k2]
 		}
@@ -169,40 +319,146 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 	return out
 }
 
-// branch explores keeping each job of at at level L and returns the lexicographically
-// best outcome. The jobs the keep rule would keep are tried first; when the branch budget
-// runs out before every choice is explored, the best so far is returned, inexact.
-func (e *layered) branch(fixed []int, level []float64, d, at []int, L float64, exact bool) (*outcome, error) {
+// branch explores keeping each job of candidates (of at, the stalled layer) at level L
+// and returns the lexicographically best outcome. The jobs the keep rule would keep are
+// tried first; when the branch budget runs out before every choice is explored, the
+// best outcome found is returned, inexact. It returns nil (pruned) when every choice
+// is pruned by an enclosing cut.
+//
+// Pruning. All outcomes under a stall at level L share the jobs fixed below L, and every
+// other job ends at L or above; so one with more jobs at L than another is
+// lexicographically smaller. The outermost stall at L (the cut's owner) first completes
+// its state by the keep rule, without branching (seed): a feasible outcome, whose count
+// of jobs at L is the cut. A node under it with c jobs fixed at L whose free jobs'
+// max-min is still L leaves at least c+1 there, so when c+1 exceeds the cut it cannot
+// beat the seed and is dropped, unexplored; each outcome found lowers the cut to its
+// own count. A pruned node is worse than an outcome already in hand, so the owner's
+// best is unchanged, and a node's best is memoized only when no cut dropped something
+// that could have beaten it (its count is within the cut). When the budget lasts, the
+// owner's answer is the exact best over every choice, as without pruning; when it runs
+// out, the seed bounds the answer from below, so it is never worse than the keep rule's.
+func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, L float64, exact bool) (*outcome, error) {
 	var best *outcome
 	var bestSorted []float64
-	for _, j := range e.raiseOrder(d, at, L, true) {
+	if e.prune && (e.cut == nil || e.cut.level != L) {
+		seed, err := e.seed(fixed, level, d, at, L)
+		if err != nil {
+			return nil, err
+		}
+		saved := e.cut
+		e.cut = &cut{level: L, count: countAt(seed.level, seed.deadline, L)}
+		defer func() { e.cut = saved }()
+		best, bestSorted = seed, sortedCopy(seed.level)
+		// The answer is exact when every choice was explored, pruned ones included:
+		// those cannot beat an outcome in hand.
+		for _, j := range e.raiseOrder(d, candidates, L, true) {
+			if e.branches >= e.maxBranches {
+				exact = false
+				break
+			}
+			out, err := e.tryKeep(fixed, level, d, j, L)
+			if err != nil {
+				return nil, err
+			}
+			if out == nil {
+				continue
+			}
+			exact = exact && out.exact
+			if s := sortedCopy(out.level); compareExact(s, bestSorted) > 0 {
+				best, bestSorted = out, s
+				e.cut.count = min(e.cut.count, countAt(out.level, out.deadline, L))
+			}
+		}
+		return &outcome{deadline: best.deadline, level: best.level, exact: exact}, nil
+	}
+	for _, j := range e.raiseOrder(d, candidates, L, true) {
 		if best != nil && e.branches >= e.maxBranches {
 			exact = false
 			break
 		}
-		e.branches++
-		e.stats.Branches++
-		f2, l2 := slices.Clone(fixed), slices.Clone(level)
-		f2[j], l2[j] = d[j], L
-		key := memoKey(f2)
-		out, ok := e.memo[key]
-		if !ok {
-			var err error
-			e.depth++
-			out, err = e.solve(f2, l2, L)
-			e.depth--
-			if err != nil {
-				return nil, err
-			}
-			e.memo[key] = out
+		out, err := e.tryKeep(fixed, level, d, j, L)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			continue
 		}
 		exact = exact && out.exact
 		s := sortedCopy(out.level)
 		if best == nil || compareExact(s, bestSorted) > 0 {
 			best, bestSorted = out, s
+			if e.cut != nil {
+				e.cut.count = min(e.cut.count, countAt(out.level, out.deadline, L))
+			}
 		}
 	}
+	if best == nil || e.cut != nil && countAt(best.level, best.deadline, L) > e.cut.count {
+		return nil, nil
+	}
 	return &outcome{deadline: best.deadline, level: best.level, exact: exact}, nil
+}
+
+// tryKeep solves the branch that keeps job j at level L (memoized on the fixed set);
+// nil when a cut prunes it.
+func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float64) (*outcome, error) {
+	e.branches++
+	e.stats.Branches++
+	f2, l2 := slices.Clone(fixed), slices.Clone(level)
+	f2[j], l2[j] = d[j], L
+	key := memoKey(f2)
+	if out, ok := e.memo[key]; ok {
+		return out, nil
+	}
+	if c, ok := e.pruned[key]; ok && c == e.cut {
+		return nil, nil // pruned under this cut before: its count only falls
+	}
+	e.depth++
+	out, err := e.solve(f2, l2, L)
+	e.depth--
+	switch {
+	case err != nil:
+		return nil, err
+	case out == nil:
+		e.pruned[key] = e.cut
+		return nil, nil
+	}
+	e.memo[key] = out
+	return out, nil
+}
+
+// seed completes a stalled state by the keep rule, at this stall and every later one,
+// without branching: a feasible outcome to prune against (see branch). It leaves the
+// statistics of the stalls it decides uncounted, and d as it found it.
+func (e *layered) seed(fixed []int, level []float64, d, at []int, L float64) (*outcome, error) {
+	st := *e.stats
+	budget := e.maxBranches
+	defer func() {
+		e.maxBranches = budget
+		e.stats.RuleChoices, e.stats.Stalls, e.stats.Decided = st.RuleChoices, st.Stalls, st.Decided
+	}()
+	e.maxBranches = -1
+	f2, l2, d2 := slices.Clone(fixed), slices.Clone(level), slices.Clone(d)
+	for _, j := range e.keepRule(d2, at, L) {
+		f2[j], l2[j] = d[j], L
+	}
+	e.depth++
+	out, err := e.solve(f2, l2, L)
+	e.depth--
+	if err == nil && out == nil {
+		err = fmt.Errorf("tas: onion peeling: internal error: the keep rule's completion was pruned")
+	}
+	return out, err
+}
+
+// countAt counts the jobs fixed (deadline ≠ 0) at level L.
+func countAt(level []float64, deadline []int, L float64) int {
+	n := 0
+	for j, lv := range level {
+		if deadline[j] != 0 && lv == L {
+			n++
+		}
+	}
+	return n
 }
 
 // raiseOrder sorts the jobs of a stalled layer by the cost of raising them — total
@@ -245,6 +501,9 @@ func (e *layered) keepRule(d, at []int, L float64) []int {
 	p := e.p
 	var keep []int
 	for _, j := range e.raiseOrder(d, at, L, false) {
+		if e.ctx.Err() != nil {
+			break // the caller's next step reports the cancellation
+		}
 		old := d[j]
 		nd := p.u.lastAbove(j, L)
 		d[j] = nd

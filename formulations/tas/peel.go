@@ -107,6 +107,11 @@ type Stats struct {
 	Evaluations   int64
 	Rollbacks     int
 	Withdrawn     int
+	// Resumed counts the times the sweep finished the peeling after the layered engine
+	// decided a stalled layer (in the main line or a stall branch); Pruned the stall
+	// branches dropped because they must leave more jobs at the stalled level than an
+	// outcome already found.
+	Resumed, Pruned int
 }
 
 // OnionPeel computes the lexicographic max-min of the sorted utility vector of TAS
@@ -187,11 +192,15 @@ func peel(ctx context.Context, p *problem, budget int, layered bool, st *Stats) 
 	if p.hasCap && !layered {
 		return runEvents(ctx, p, budget, st)
 	}
-	return runLayered(ctx, p, budget, st)
+	return runLayered(ctx, p, budget, !layered && !p.hasCap, st)
 }
 
 // runLayered runs the layered engine with the oracle the instance needs.
-func runLayered(ctx context.Context, p *problem, budget int, st *Stats) (*outcome, error) {
+//
+// With fast, a stalled layer's branches are seeded and cut, and the sweep finishes the
+// peeling once a stall is decided (see layers.go); without, the engine runs as the
+// reference the faster paths are tested against.
+func runLayered(ctx context.Context, p *problem, budget int, fast bool, st *Stats) (*outcome, error) {
 	st.Engine = "layers"
 	p.u.cache()
 	var or oracle
@@ -206,7 +215,9 @@ func runLayered(ctx context.Context, p *problem, budget int, st *Stats) (*outcom
 		st.Oracle = "prefix"
 		or = newPrefixOracle(p)
 	}
-	return newLayered(ctx, p, or, budget, st).run()
+	e := newLayered(ctx, p, or, budget, st)
+	e.resume, e.prune = fast && !p.hasCap, fast
+	return e.run()
 }
 
 // schedule builds the integral allocation meeting deadlines d, which must be feasible.

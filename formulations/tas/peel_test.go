@@ -111,7 +111,7 @@ func TestSweepMatchesLayers(t *testing.T) {
 				if err != nil {
 					rt.Fatal(err)
 				}
-				out, err := runLayered(context.Background(), p, DefaultMaxBranches, &st2)
+				out, err := runLayered(context.Background(), p, DefaultMaxBranches, false, &st2)
 				if err != nil {
 					rt.Fatal(err)
 				}
@@ -273,7 +273,7 @@ func TestSweepRollbacksMatchLayers(t *testing.T) {
 	if st.Rollbacks == 0 || st.Withdrawn == 0 {
 		t.Fatalf("no rollback or withdrawal (%+v): the test no longer covers them", st)
 	}
-	out, err := runLayered(context.Background(), p, DefaultMaxBranches, &st2)
+	out, err := runLayered(context.Background(), p, DefaultMaxBranches, false, &st2)
 	if err != nil || !out.exact {
 		t.Fatalf("layered: %v, exact %v", err, out != nil && out.exact)
 	}
