@@ -210,7 +210,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 	var uc *UtilityCache
 	if cfg.Dispatch == DispatchPlan && cfg.Log && nparts*T <= maxCachedValues {
 		uc = opt.Utilities
-		uc.next(nparts)
+		uc.next(nparts, T)
 	}
 	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
 		i := len(in.Jobs)
