@@ -83,6 +83,23 @@ func (uc *UtilityCache) lookup(u sched.Utility, eps float64) sched.Utility {
 		}
 		return u
 	}
+	return uc.lookupLog(ls, eps)
+}
+
+// plan is uc.lookup(PlanUtility(u, elapsed, k, log), eps), without boxing the shifted
+// sigmoid and its logarithm into interfaces on their way into the cache (two small
+// allocations per part and decision).
+func (uc *UtilityCache) plan(u sched.Utility, elapsed, k float64, log bool, eps float64) sched.Utility {
+	if sg, ok := u.(sched.Sigmoid); ok && uc != nil && log {
+		if s := shiftSigmoid(sg, elapsed, k); s.Priority > 0 {
+			return uc.lookupLog(NewLogSigmoid(s), eps)
+		}
+	}
+	return uc.lookup(PlanUtility(u, elapsed, k, log), eps)
+}
+
+// lookupLog is lookup of a LogSigmoid (uc not nil).
+func (uc *UtilityCache) lookupLog(ls LogSigmoid, eps float64) sched.Utility {
 	if uc.m == nil {
 		uc.m = map[logKey]*cachedLog{}
 	}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -163,6 +164,39 @@ func TestUtilityCacheRecyclesExactly(t *testing.T) {
 		}
 		if len(uc.m) > parts+parts/2+64+parts {
 			t.Errorf("%d entries kept for %d parts", len(uc.m), parts)
+		}
+	})
+}
+
+// TestUtilityCachePlanIsLookupOfPlanUtility: the unboxed path gives the utility the
+// boxed one gives (same type, bit for bit the same values), for sigmoids of any
+// priority sign, other utilities, with and without log, and with a nil cache.
+func TestUtilityCachePlanIsLookupOfPlanUtility(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var u sched.Utility = sched.Sigmoid{Priority: rapid.Float64Range(-1, 5).Draw(t, "p"),
+			Deadline: rapid.Float64Range(-50, 300).Draw(t, "d"), Decay: rapid.Float64Range(0, 6).Draw(t, "mu")}
+		if rapid.Bool().Draw(t, "linear") {
+			u = sched.Linear{Priority: 2, Budget: rapid.Float64Range(0, 100).Draw(t, "b"), Slope: 0.5}
+		}
+		elapsed, k := rapid.Float64Range(-10, 100).Draw(t, "elapsed"), rapid.Float64Range(0.1, 8).Draw(t, "k")
+		log := rapid.Bool().Draw(t, "log")
+		eps := 1e-9 * float64(rapid.IntRange(0, 2).Draw(t, "later"))
+		var a, b UtilityCache
+		caches := []*UtilityCache{&a, &b}
+		if rapid.Bool().Draw(t, "nil") {
+			caches = []*UtilityCache{nil, nil}
+		}
+		caches[0].next(1, 50)
+		caches[1].next(1, 50)
+		got := caches[0].plan(u, elapsed, k, log, eps)
+		want := caches[1].lookup(PlanUtility(u, elapsed, k, log), eps)
+		if fmt.Sprintf("%T", got) != fmt.Sprintf("%T", want) {
+			t.Fatalf("%T, want %T", got, want)
+		}
+		for s := range 60 {
+			if g, w := got.At(s), want.At(s); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("At(%d) = %v, want %v", s, g, w)
+			}
 		}
 	})
 }
