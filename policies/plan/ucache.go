@@ -87,11 +87,14 @@ func (uc *UtilityCache) lookup(u sched.Utility, eps float64) sched.Utility {
 }
 
 // plan is uc.lookup(PlanUtility(u, elapsed, k, log), eps), without boxing the shifted
-// sigmoid and its logarithm into interfaces on their way into the cache (two small
-// allocations per part and decision).
+// sigmoid and (when uc is not nil) its logarithm into interfaces on their way into the
+// cache: two small allocations per part and decision, one where no cache is used.
 func (uc *UtilityCache) plan(u sched.Utility, elapsed, k float64, log bool, eps float64) sched.Utility {
-	if sg, ok := u.(sched.Sigmoid); ok && uc != nil && log {
+	if sg, ok := u.(sched.Sigmoid); ok && log {
 		if s := shiftSigmoid(sg, elapsed, k); s.Priority > 0 {
+			if uc == nil {
+				return uc.lookup(NewLogSigmoid(s), eps)
+			}
 			return uc.lookupLog(NewLogSigmoid(s), eps)
 		}
 	}
