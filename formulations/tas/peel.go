@@ -267,8 +267,19 @@ func groupLayers(level []float64) []Layer {
 		}
 		return a - b
 	})
-	// Each layer's jobs are a run of order: one array for all of them.
-	var out []Layer
+	// Each layer's jobs are a run of order: one array for all of them. The layers are
+	// counted first so that out is allocated once (grown by append it allocated about
+	// twice its size, per decision of the online planners).
+	layers := 0
+	for i := range order {
+		if i == 0 || level[order[i]] != level[order[i-1]] {
+			layers++
+		}
+	}
+	if layers == 0 {
+		return nil // as before: no layers is nil, not empty
+	}
+	out := make([]Layer, 0, layers)
 	for i := 0; i < len(order); {
 		k := i + 1
 		for k < len(order) && level[order[k]] == level[order[i]] {

@@ -210,7 +210,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 	var uc *UtilityCache
 	if cfg.Dispatch == DispatchPlan && cfg.Log && nparts*T <= maxCachedValues {
 		uc = opt.Utilities
-		uc.next(nparts)
+		uc.next(nparts, T)
 	}
 	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
 		i := len(in.Jobs)
@@ -233,7 +233,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		}
 		if cfg.Model == Pooled {
 			// The papers' model: each pool's work one divisible demand from slot 1.
-			u := uc.lookup(PlanUtility(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log), 0)
+			u := uc.plan(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log, 0)
 			for _, st := range x.stages {
 				addPart(j, st.Index, st.Pool, st.Units, release(t0), 0, st.TaskSlots, 0, u)
 			}
@@ -245,12 +245,11 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			if k == len(x.stages)-1 {
 				tail = 0 // exactly: no float residue on the part that completes the job
 			}
-			u := PlanUtility(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log)
 			// Stages of one job tie wherever a stage's completion plus its tail meets
 			// the next one's; a tie no peeling can break stalls onion peeling (every
 			// tied part can rise alone, not all together). The earlier stage ranks
 			// above by 1e-9 per later stage.
-			u = uc.lookup(u, 1e-9*float64(len(x.stages)-1-k))
+			u := uc.plan(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log, 1e-9*float64(len(x.stages)-1-k))
 			maxPar := 0
 			if cfg.Caps && st.Parallel < caps[st.Pool] {
 				maxPar = max(1, st.Parallel)

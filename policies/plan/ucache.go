@@ -23,6 +23,13 @@ import (
 type UtilityCache struct {
 	m   map[logKey]*cachedLog
 	gen uint32 // Build calls so far; entries unused for two are dropped
+	// horizon is the slots of the current Build: a new entry's values are sized for it.
+	horizon int
+	// free holds the value arrays of dropped entries for new ones. At every slot
+	// boundary every part's key changes, so without it each boundary allocated a new
+	// array per part (grown by doubling): a burst of allocation that made those
+	// decisions the slowest ones and brought the garbage collector's cycles forward.
+	free [][]float64
 }
 
 // maxCachedValues bounds parts × slots of a plan whose utilities are cached: 512 KiB
@@ -76,30 +83,75 @@ func (uc *UtilityCache) lookup(u sched.Utility, eps float64) sched.Utility {
 		}
 		return u
 	}
+	return uc.lookupLog(ls, eps)
+}
+
+// plan is uc.lookup(PlanUtility(u, elapsed, k, log), eps), without boxing the shifted
+// sigmoid and (when uc is not nil) its logarithm into interfaces on their way into the
+// cache: two small allocations per part and decision, one where no cache is used.
+func (uc *UtilityCache) plan(u sched.Utility, elapsed, k float64, log bool, eps float64) sched.Utility {
+	if sg, ok := u.(sched.Sigmoid); ok && log {
+		if s := shiftSigmoid(sg, elapsed, k); s.Priority > 0 {
+			if uc == nil {
+				return uc.lookup(NewLogSigmoid(s), eps)
+			}
+			return uc.lookupLog(NewLogSigmoid(s), eps)
+		}
+	}
+	return uc.lookup(PlanUtility(u, elapsed, k, log), eps)
+}
+
+// lookupLog is lookup of a LogSigmoid (uc not nil).
+func (uc *UtilityCache) lookupLog(ls LogSigmoid, eps float64) sched.Utility {
 	if uc.m == nil {
 		uc.m = map[logKey]*cachedLog{}
 	}
 	k := logKey{ls.LogPriority, ls.Deadline, ls.Decay, eps}
 	c := uc.m[k]
 	if c == nil {
-		c = &cachedLog{u: ls, eps: eps}
+		c = &cachedLog{u: ls, eps: eps, vals: uc.values()}
 		uc.m[k] = c
 	}
 	c.used = uc.gen
 	return c
 }
 
-// next starts a Build: entries no plan used in the last two are dropped once the map
-// holds more than a few times the parts of a plan.
-func (uc *UtilityCache) next(parts int) {
+// values is a value array of the current horizon, every value NaN (not computed): a
+// dropped entry's when there is one.
+func (uc *UtilityCache) values() []float64 {
+	var v []float64
+	if n := len(uc.free); n > 0 && cap(uc.free[n-1]) >= uc.horizon {
+		v = uc.free[n-1][:uc.horizon]
+		uc.free[n-1] = nil
+		uc.free = uc.free[:n-1]
+	} else {
+		v = make([]float64, uc.horizon)
+	}
+	for i := range v {
+		v[i] = math.NaN()
+	}
+	return v
+}
+
+// next starts a Build of parts over horizon slots: entries no plan used in the last two
+// are dropped once the map holds half as many again as a plan's parts (after a slot
+// boundary it holds the old grid's and the new one's), and their value arrays are kept
+// for new entries. A dropped entry that an older plan still holds keeps working: it
+// loses its values, not its function, and computes them again.
+func (uc *UtilityCache) next(parts, horizon int) {
 	if uc == nil {
 		return
 	}
 	uc.gen++
-	if len(uc.m) > 4*parts+64 {
+	uc.horizon = horizon
+	if len(uc.m) > parts+parts/2+64 {
 		for k, c := range uc.m {
 			if uc.gen-c.used > 2 {
 				delete(uc.m, k)
+				if len(uc.free) < parts+64 && cap(c.vals) > 0 {
+					uc.free = append(uc.free, c.vals[:0])
+				}
+				c.vals = nil
 			}
 		}
 	}

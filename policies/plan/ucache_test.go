@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -24,7 +25,7 @@ func TestUtilityCacheIsExact(t *testing.T) {
 			want = lifted{u: ls, eps: eps}
 		}
 		var uc UtilityCache
-		uc.next(1)
+		uc.next(1, rapid.IntRange(0, 300).Draw(t, "horizon"))
 		got := uc.lookup(ls, eps)
 		if _, ok := got.(*cachedLog); !ok {
 			t.Fatalf("lookup of a LogSigmoid gave %T", got)
@@ -68,12 +69,12 @@ func TestUtilityCachePassesOthersThrough(t *testing.T) {
 // the map outgrows a few plans' parts.
 func TestUtilityCacheDropsUnused(t *testing.T) {
 	var uc UtilityCache
-	uc.next(1)
+	uc.next(1, 10)
 	for i := range 200 {
 		uc.lookup(NewLogSigmoid(sched.Sigmoid{Priority: 1, Deadline: float64(i), Decay: 1}), 0)
 	}
 	for range 3 {
-		uc.next(1)
+		uc.next(1, 10)
 		uc.lookup(NewLogSigmoid(sched.Sigmoid{Priority: 1, Deadline: 0, Decay: 1}), 0)
 	}
 	if len(uc.m) != 1 {
@@ -122,5 +123,80 @@ func TestMeansAreMeanTaskRuntime(t *testing.T) {
 		check()
 		m.Forget(0)
 		check()
+	})
+}
+
+// TestUtilityCacheRecyclesExactly: across slot grids (every key new, the old entries
+// dropped and their value arrays given to new entries), every entry — a new one on a
+// recycled array, and a dropped one an older plan still holds — returns bit for bit
+// what the uncached utility returns.
+func TestUtilityCacheRecyclesExactly(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var uc UtilityCache
+		parts := rapid.IntRange(1, 20).Draw(t, "parts")
+		type held struct {
+			got  sched.Utility
+			want LogSigmoid
+		}
+		var old []held
+		for grid := range rapid.IntRange(1, 8).Draw(t, "grids") {
+			horizon := rapid.IntRange(1, 80).Draw(t, "horizon")
+			for range rapid.IntRange(1, 4).Draw(t, "builds") {
+				uc.next(parts, horizon)
+				for i := range parts {
+					ls := NewLogSigmoid(sched.Sigmoid{Priority: 1 + float64(i), Deadline: float64(3*i - grid), Decay: 0.5})
+					old = append(old, held{uc.lookup(ls, 0), ls})
+				}
+				for _, h := range old[max(0, len(old)-3*parts):] {
+					s := rapid.IntRange(0, 100).Draw(t, "slot")
+					if g, w := h.got.At(s), h.want.At(s); math.Float64bits(g) != math.Float64bits(w) {
+						t.Fatalf("grid %d, At(%d) = %v cached, %v uncached", grid, s, g, w)
+					}
+				}
+			}
+		}
+		for _, h := range old {
+			for s := range 90 {
+				if g, w := h.got.At(s), h.want.At(s); math.Float64bits(g) != math.Float64bits(w) {
+					t.Fatalf("at the end, At(%d) = %v cached, %v uncached", s, g, w)
+				}
+			}
+		}
+		if len(uc.m) > parts+parts/2+64+parts {
+			t.Errorf("%d entries kept for %d parts", len(uc.m), parts)
+		}
+	})
+}
+
+// TestUtilityCachePlanIsLookupOfPlanUtility: the unboxed path gives the utility the
+// boxed one gives (same type, bit for bit the same values), for sigmoids of any
+// priority sign, other utilities, with and without log, and with a nil cache.
+func TestUtilityCachePlanIsLookupOfPlanUtility(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var u sched.Utility = sched.Sigmoid{Priority: rapid.Float64Range(-1, 5).Draw(t, "p"),
+			Deadline: rapid.Float64Range(-50, 300).Draw(t, "d"), Decay: rapid.Float64Range(0, 6).Draw(t, "mu")}
+		if rapid.Bool().Draw(t, "linear") {
+			u = sched.Linear{Priority: 2, Budget: rapid.Float64Range(0, 100).Draw(t, "b"), Slope: 0.5}
+		}
+		elapsed, k := rapid.Float64Range(-10, 100).Draw(t, "elapsed"), rapid.Float64Range(0.1, 8).Draw(t, "k")
+		log := rapid.Bool().Draw(t, "log")
+		eps := 1e-9 * float64(rapid.IntRange(0, 2).Draw(t, "later"))
+		var a, b UtilityCache
+		caches := []*UtilityCache{&a, &b}
+		if rapid.Bool().Draw(t, "nil") {
+			caches = []*UtilityCache{nil, nil}
+		}
+		caches[0].next(1, 50)
+		caches[1].next(1, 50)
+		got := caches[0].plan(u, elapsed, k, log, eps)
+		want := caches[1].lookup(PlanUtility(u, elapsed, k, log), eps)
+		if fmt.Sprintf("%T", got) != fmt.Sprintf("%T", want) {
+			t.Fatalf("%T, want %T", got, want)
+		}
+		for s := range 60 {
+			if g, w := got.At(s), want.At(s); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("At(%d) = %v, want %v", s, g, w)
+			}
+		}
 	})
 }

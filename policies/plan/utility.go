@@ -12,8 +12,7 @@ import (
 func Shift(u sched.Utility, elapsed, k float64) sched.Utility {
 	switch u := u.(type) {
 	case sched.Sigmoid:
-		// μ(elapsed + tk − d) = (μk)(t − (d − elapsed)/k)
-		return sched.Sigmoid{Priority: u.Priority, Decay: u.Decay * k, Deadline: (u.Deadline - elapsed) / k}
+		return shiftSigmoid(u, elapsed, k)
 	case sched.Linear:
 		// β(B − elapsed − tk) = (βk)((B − elapsed)/k − t)
 		return sched.Linear{Priority: u.Priority, Slope: u.Slope * k, Budget: (u.Budget - elapsed) / k, Hard: u.Hard}
@@ -23,6 +22,12 @@ func Shift(u sched.Utility, elapsed, k float64) sched.Utility {
 		return u
 	}
 	return responseUtility{u: u, elapsed: elapsed, k: k}
+}
+
+// shiftSigmoid is Shift of a sigmoid.
+func shiftSigmoid(u sched.Sigmoid, elapsed, k float64) sched.Sigmoid {
+	// μ(elapsed + tk − d) = (μk)(t − (d − elapsed)/k)
+	return sched.Sigmoid{Priority: u.Priority, Decay: u.Decay * k, Deadline: (u.Deadline - elapsed) / k}
 }
 
 // PlanUtility is Shift(u, elapsed, k), and with log a sigmoid's logarithm (LogSigmoid).
