@@ -26,9 +26,12 @@ type Policy struct {
 	reg         *solve.Registry
 	// Estimate lists a job's remaining stages; plan.Estimated (through means) unless a
 	// clairvoyant policy (policies/oracle) replaces it.
-	Estimate  plan.Estimator
-	means     plan.Means
-	utils     plan.UtilityCache
+	Estimate plan.Estimator
+	means    plan.Means
+	utils    plan.UtilityCache
+	// ws keeps the solve's arrays from one decision instant to the next (each plan is
+	// read before the next one is solved).
+	ws        solve.Workspace
 	fallbacks int
 	plans     int
 	lastErr   error
@@ -144,7 +147,7 @@ func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	res, err := p.reg.Solve(ctx, solve.Request{Formulation: p.formulation, Method: p.method,
 		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget,
 		// Promises read the levels alone; the papers' hand-over reads the schedule.
-		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan, Workspace: &p.ws})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

@@ -86,6 +86,9 @@ type Policy struct {
 	promise        map[int]float64
 	slot           float64
 	utils          plan.UtilityCache
+	// ws keeps the solve's arrays from one decision instant to the next (each plan is
+	// read before the next one is solved).
+	ws solve.Workspace
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -393,7 +396,7 @@ func (p *Policy) plan(ctx context.Context, v policies.View) error {
 	}
 	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget,
 		// Promises read the levels alone; the papers' hand-over maps the schedule.
-		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan, Workspace: &p.ws})
 	var inf *solve.Alg3InfeasibleError
 	var pr *plan.Promises
 	switch {
