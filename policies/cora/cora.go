@@ -29,8 +29,9 @@ type Policy struct {
 	Estimate plan.Estimator
 	means    plan.Means
 	utils    plan.UtilityCache
-	// ws keeps the solve's arrays from one decision instant to the next (each plan is
-	// read before the next one is solved).
+	// bufs and ws keep the plan's and the solve's arrays from one decision instant to
+	// the next (each plan is read before the next one is built).
+	bufs      plan.Workspace
 	ws        solve.Workspace
 	fallbacks int
 	plans     int
@@ -140,7 +141,7 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{Utilities: &p.utils})
+	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{Utilities: &p.utils, Workspace: &p.bufs})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

@@ -25,6 +25,33 @@ type Problem struct {
 	Slot, Start float64
 	// Model is the Config.Model the problem was built with.
 	Model string
+	// ws, when the problem was built in a Workspace, also holds its promises' arrays.
+	ws *Workspace
+}
+
+// Workspace keeps Build's arrays — the problem, its instance with every part's job,
+// demand row and ID, the capacity rows, the per-job scratch — and the promises' from
+// one decision instant to the next (Options.Workspace). Allocated afresh they were
+// most of a decision's allocation after the solve's (~60 KB at 100 active jobs), and
+// with it the garbage collector's cycles that made the slowest decisions (issue 28).
+// A Problem built in a Workspace, its Instance and its Promises live in the
+// workspace's arrays and are valid until the next Build with it; hold one per planner
+// (no sharing between policies or goroutines). The zero value is ready.
+type Workspace struct {
+	prob      Problem
+	job       []int
+	stage     []int
+	tail      []float64
+	inst      sched.Instance
+	jobs      []sched.Job
+	resources []sched.Resource
+	capRows   [][]int
+	demand    []int
+	ids       []string // "0", "1", …: a prefix serves any smaller plan
+	js        []jobStages
+	durs      []float64
+	slot      []int
+	promises  Promises
 }
 
 // Options are what a planner, not a user, decides about its problem.
@@ -36,6 +63,9 @@ type Options struct {
 	// (UtilityCache); used with aligned slots (DispatchPlan) and Config.Log, where the
 	// same utilities recur.
 	Utilities *UtilityCache
+	// Workspace, when set, holds the problem's arrays and keeps them for the next
+	// Build (see Workspace).
+	Workspace *Workspace
 	// WholeFirstSlot gives the first slot the pool's full capacity even when it is the
 	// part of an aligned slot that is left: for methods that test C·t with a constant C
 	// (Alg. 3). It can only make a promise earlier, by less than one slot, which the
@@ -93,8 +123,18 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		start = math.Floor(now/s+1e-9) * s
 		frac = max(0, 1-(now-start)/s)
 	}
-	js := make([]jobStages, len(act))
-	durs := make([]float64, 0, 2*len(act)) // every job's dur, one array (usually)
+	ws := opt.Workspace
+	var js []jobStages
+	var durs []float64 // every job's dur, one array (usually)
+	if ws != nil {
+		js = resize(ws.js, len(act))
+		clear(js) // chain is summed into
+		durs = ws.durs[:0]
+		defer func() { ws.js, ws.durs = js, durs[:0] }()
+	} else {
+		js = make([]jobStages, len(act))
+		durs = make([]float64, 0, 2*len(act))
+	}
 	nparts, waits := 0, false
 	for a, j := range act {
 		st, err := est(v, j, s, cfg.Model == Pooled)
@@ -202,11 +242,31 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 	if T > cfg.MaxSlots {
 		return nil, T, nil
 	}
-	p := &Problem{Slot: s, Start: start, Model: cfg.Model,
-		Job: make([]int, 0, nparts), Stage: make([]int, 0, nparts), Tail: make([]float64, 0, nparts)}
-	in := &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
-	demand := make([]int, nparts*np) // one backing array for every part's demand row
-	ids := partIDs(nparts)
+	var p *Problem
+	var in *sched.Instance
+	var demand []int // one backing array for every part's demand row
+	var ids []string
+	if ws != nil {
+		ws.prob = Problem{Slot: s, Start: start, Model: cfg.Model, ws: ws,
+			Job: reserve(ws.job, nparts), Stage: reserve(ws.stage, nparts), Tail: reserve(ws.tail, nparts)}
+		p = &ws.prob
+		ws.inst = sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: reserve(ws.jobs, nparts),
+			Resources: ws.resources[:0]}
+		in = &ws.inst
+		ws.demand = resize(ws.demand, nparts*np)
+		demand = ws.demand
+		clear(demand)
+		if len(ws.ids) < nparts {
+			ws.ids = partIDs(nparts)
+		}
+		ids = ws.ids[:nparts]
+	} else {
+		p = &Problem{Slot: s, Start: start, Model: cfg.Model,
+			Job: make([]int, 0, nparts), Stage: make([]int, 0, nparts), Tail: make([]float64, 0, nparts)}
+		in = &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
+		demand = make([]int, nparts*np)
+		ids = partIDs(nparts)
+	}
 	var uc *UtilityCache
 	if cfg.Dispatch == DispatchPlan && cfg.Log && nparts*T <= maxCachedValues {
 		uc = opt.Utilities
@@ -258,8 +318,17 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			offset += x.dur[k]
 		}
 	}
+	if ws != nil {
+		ws.capRows = resize(ws.capRows, len(v.Pools()))
+	}
 	for pool, pl := range v.Pools() {
-		c := make([]int, T)
+		var c []int
+		if ws != nil {
+			ws.capRows[pool] = resize(ws.capRows[pool], T)
+			c = ws.capRows[pool]
+		} else {
+			c = make([]int, T)
+		}
 		for t := range c {
 			c[t] = caps[pool]
 		}
@@ -269,7 +338,28 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		in.Resources = append(in.Resources, sched.Resource{Name: pl.Name, Capacity: c})
 	}
 	p.Instance = in
+	if ws != nil {
+		// Keep the grown arrays for the next Build.
+		ws.job, ws.stage, ws.tail, ws.jobs, ws.resources = p.Job, p.Stage, p.Tail, in.Jobs, in.Resources
+	}
 	return p, T, nil
+}
+
+// resize is s with length n, its array reused when it has room; the caller writes every
+// element.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// reserve is s emptied, with room for n.
+func reserve[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n)
 }
 
 // partIDs are the IDs "0" … "n−1" of n parts, cut from one string.

@@ -86,9 +86,10 @@ type Policy struct {
 	promise        map[int]float64
 	slot           float64
 	utils          plan.UtilityCache
-	// ws keeps the solve's arrays from one decision instant to the next (each plan is
-	// read before the next one is solved).
-	ws solve.Workspace
+	// bufs and ws keep the plan's and the solve's arrays from one decision instant to
+	// the next (each plan is read before the next one is built).
+	bufs plan.Workspace
+	ws   solve.Workspace
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -390,7 +391,7 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3", Utilities: &p.utils})
+	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3", Utilities: &p.utils, Workspace: &p.bufs})
 	if err != nil {
 		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
 	}
