@@ -52,7 +52,28 @@ type Workspace struct {
 	durs      []float64
 	slot      []int
 	promises  Promises
+	// logs holds the plan's ln U where no UtilityCache serves it (plans past
+	// maxCachedValues): handed out by pointer, they cost no allocation per part, and
+	// one interface call per evaluation instead of lifted's two.
+	logs []slotLog
 }
+
+// slotLog is LogSigmoid u lifted by eps (exactly u when eps is 0): the value lifted and
+// cachedLog compute, by the same expression.
+type slotLog struct {
+	u   LogSigmoid
+	eps float64
+}
+
+func (c *slotLog) At(t int) float64 {
+	v := c.u.At(t)
+	if c.eps != 0 {
+		v += c.eps
+	}
+	return v
+}
+
+func (c *slotLog) Type() string { return c.u.Type() }
 
 // Options are what a planner, not a user, decides about its problem.
 type Options struct {
@@ -272,6 +293,24 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		uc = opt.Utilities
 		uc.next(nparts, T)
 	}
+	var logs []slotLog
+	useLogs := ws != nil && uc == nil && cfg.Log
+	if useLogs {
+		ws.logs = resize(ws.logs, nparts)
+		logs = ws.logs[:0]
+	}
+	// planU is uc.plan, or with logs a sigmoid's ln U in the workspace.
+	planU := func(u sched.Utility, elapsed, k float64, eps float64) sched.Utility {
+		if useLogs {
+			if sg, ok := u.(sched.Sigmoid); ok {
+				if s := shiftSigmoid(sg, elapsed, k); s.Priority > 0 {
+					logs = append(logs, slotLog{u: NewLogSigmoid(s), eps: eps}) // within cap: pointers stay valid
+					return &logs[len(logs)-1]
+				}
+			}
+		}
+		return uc.plan(u, elapsed, k, cfg.Log, eps)
+	}
 	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
 		i := len(in.Jobs)
 		d := demand[i*np : (i+1)*np : (i+1)*np]
@@ -293,7 +332,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		}
 		if cfg.Model == Pooled {
 			// The papers' model: each pool's work one divisible demand from slot 1.
-			u := uc.plan(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log, 0)
+			u := planU(info.Utility, (start-info.Arrival)/tu, s/tu, 0)
 			for _, st := range x.stages {
 				addPart(j, st.Index, st.Pool, st.Units, release(t0), 0, st.TaskSlots, 0, u)
 			}
@@ -309,7 +348,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			// the next one's; a tie no peeling can break stalls onion peeling (every
 			// tied part can rise alone, not all together). The earlier stage ranks
 			// above by 1e-9 per later stage.
-			u := uc.plan(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log, 1e-9*float64(len(x.stages)-1-k))
+			u := planU(info.Utility, (start+tail-info.Arrival)/tu, s/tu, 1e-9*float64(len(x.stages)-1-k))
 			maxPar := 0
 			if cfg.Caps && st.Parallel < caps[st.Pool] {
 				maxPar = max(1, st.Parallel)

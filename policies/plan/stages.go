@@ -112,6 +112,11 @@ type jobMeans struct {
 
 // Mean is policies.MeanTaskRuntime(v, j, stage).
 func (m *Means) Mean(v policies.View, j, stage int) float64 {
+	return m.update(v, j).mean(v.Job(j), stage)
+}
+
+// update is job j's sums with the records added since the last call.
+func (m *Means) update(v policies.View, j int) *jobMeans {
 	info := v.Job(j)
 	jm := m.jobs[j]
 	fin := v.Finished(j)
@@ -133,6 +138,11 @@ func (m *Means) Mean(v policies.View, j, stage int) float64 {
 		}
 	}
 	jm.seen = len(fin)
+	return jm
+}
+
+// mean is the mean runtime of the job's stage from its sums (Mean).
+func (jm *jobMeans) mean(info *policies.JobInfo, stage int) float64 {
 	switch {
 	case jm.n[stage] > 0:
 		return jm.sum[stage] / float64(jm.n[stage])
@@ -152,12 +162,21 @@ func (m *Means) Forget(j int) { delete(m.jobs, j) }
 // asks for them again, and copying them at every decision instant was a tenth of what
 // a decision allocated.
 func (m *Means) Estimated(v policies.View, j int, slot float64, pooled bool) ([]Stage, error) {
+	// One look-up of the job's sums for all its stages (Mean looks them up per stage).
+	jm := m.jobs[j]
 	var buf []Stage
-	if jm := m.jobs[j]; jm != nil {
+	if jm != nil {
 		buf = jm.out
 	}
-	st, err := estimated(v, j, slot, pooled, m.Mean, buf)
-	if jm := m.jobs[j]; jm != nil {
+	updated := false
+	mean := func(v policies.View, j, stage int) float64 {
+		if !updated {
+			jm, updated = m.update(v, j), true
+		}
+		return jm.mean(v.Job(j), stage)
+	}
+	st, err := estimated(v, j, slot, pooled, mean, buf)
+	if jm != nil {
 		switch {
 		case !pooled && cap(st) > cap(jm.out):
 			jm.out = st[:0]
