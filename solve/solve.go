@@ -57,8 +57,8 @@ type Request struct {
 	LevelsOnly bool
 	// Workspace, when set, keeps onion peeling's arrays (tas and cora, method onion)
 	// from one Solve to the next, for callers that solve at every decision instant
-	// (the online planners): the Result's Layers then live in it and are valid until
-	// the next Solve with the same Workspace. Other methods ignore it.
+	// (the online planners): the Result's Layers and Schedule then live in it and are
+	// valid until the next Solve with the same Workspace. Other methods ignore it.
 	Workspace *Workspace
 }
 

@@ -172,7 +172,7 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 		res.Layers = groupLayers(out.level)
 	}
 	if !opts.NoSchedule {
-		s, err := p.schedule(out.deadline)
+		s, err := p.schedule(out.deadline, ws)
 		if err != nil {
 			return nil, err
 		}
@@ -247,8 +247,15 @@ func runLayered(ctx context.Context, p *problem, budget int, fast bool, st *Stat
 }
 
 // schedule builds the integral allocation meeting deadlines d, which must be feasible.
-func (p *problem) schedule(d []int) (*sched.Schedule, error) {
-	s := sched.NewSchedule(p.inst)
+//
+// With ws the schedule is built in ws's arrays (see Workspace).
+func (p *problem) schedule(d []int, ws *Workspace) (*sched.Schedule, error) {
+	var s *sched.Schedule
+	if ws != nil {
+		s = ws.newSchedule(p.inst)
+	} else {
+		s = sched.NewSchedule(p.inst)
+	}
 	var v *Violation
 	switch {
 	case p.hasCap:
