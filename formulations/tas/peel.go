@@ -191,10 +191,13 @@ func peel(ctx context.Context, p *problem, budget int, layered bool, st *Stats, 
 		if p.general {
 			st.Oracle = "windows"
 		}
-		sw, out := &sweep{}, &outcome{}
+		var sw *sweep
+		var out *outcome
 		var lv []float64
 		if ws != nil {
 			sw, out, lv = &ws.sweep, &ws.out, ws.level
+		} else {
+			sw, out = &sweep{}, &outcome{}
 		}
 		d, err := runSweepIn(ctx, p, st, sw)
 		var ho *errHandOver
