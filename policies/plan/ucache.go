@@ -10,8 +10,9 @@ import (
 // the slot grid, with its stage's lift) from one decision instant to the next. With
 // aligned slots (DispatchPlan) a part's utility is the same function at every instant
 // of a slot unless its job's tail changed, so a job's values are computed once per slot
-// grid instead of at every instant: onion peeling evaluates ln U tens of thousands of
-// times per 1,000-job plan (each an exp and a log1p). A value is the number the
+// grid instead of at every instant (and, where the grid's shift is exact in float64,
+// carried over to the next grid: carryOver): onion peeling evaluates ln U tens of
+// thousands of times per 1,000-job plan (each an exp and a log1p). A value is the number the
 // uncached utility returns, computed by the same expression, so plans are bit for bit
 // the same. Hold one per planner (Options.Utilities); the zero value is ready.
 //
