@@ -26,10 +26,21 @@ type Workspace struct {
 	order  []int
 	layers []Layer
 	res    Result
+	// MapToQueues's arrays (MappingOptions.Workspace).
+	mapping mappingBufs
 	// The schedule (without Options.NoSchedule): its allocation rows in one array.
 	sched sched.Schedule
 	rows  [][]int
 	cells []int
+}
+
+// mappingBufs are a Mapping and the scratch of MapToQueues.
+type mappingBufs struct {
+	m          Mapping
+	back       []Task
+	occ, order []int
+	buf        []int
+	tree       occTree
 }
 
 // newSchedule is sched.NewSchedule(in) in ws's arrays: every allocation zero.

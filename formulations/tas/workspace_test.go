@@ -14,7 +14,7 @@ import (
 // exactness, stats and schedule — and a result read before the next call is intact.
 func TestWorkspaceSameResult(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var ws Workspace
+		var ws, mws Workspace
 		steps := rapid.IntRange(1, 6).Draw(t, "steps")
 		for range steps {
 			o := genOpts{maxJobs: 12, maxSlots: 10, maxCap: 4, maxDemand: 6, resources: 2,
@@ -54,7 +54,36 @@ func TestWorkspaceSameResult(t *testing.T) {
 							got.Schedule.Jobs[j].Completion, want.Schedule.Jobs[j].Completion)
 					}
 				}
+				// The time-slot mapping of the schedule, in a workspace of its own
+				// carried through the sequence too.
+				rounding := Rounding(rapid.IntRange(0, 1).Draw(t, "rounding"))
+				r := rapid.IntRange(0, len(in.Resources)-1).Draw(t, "resource")
+				wm, werr := MapToQueues(in, want.Schedule, MappingOptions{Resource: r, Rounding: rounding})
+				gm, gerr := MapToQueues(in, want.Schedule, MappingOptions{Resource: r, Rounding: rounding, Workspace: &mws})
+				if (werr == nil) != (gerr == nil) {
+					t.Fatalf("mapping: error %v without a workspace, %v with one", werr, gerr)
+				}
+				if werr == nil {
+					sameMapping(t, gm, wm)
+				}
 			}
 		}
 	})
+}
+
+// sameMapping fails unless got and want hold the same queues and per-job figures.
+func sameMapping(t *rapid.T, got, want *Mapping) {
+	if len(got.Queues) != len(want.Queues) {
+		t.Fatalf("mapping: %d queues with a workspace, %d without", len(got.Queues), len(want.Queues))
+	}
+	for k := range got.Queues {
+		if !slices.Equal(got.Queues[k], want.Queues[k]) {
+			t.Fatalf("mapping: queue %d is %v with a workspace, %v without", k, got.Queues[k], want.Queues[k])
+		}
+	}
+	if !slices.Equal(got.Target, want.Target) || !slices.Equal(got.Tasks, want.Tasks) ||
+		!slices.Equal(got.Volume, want.Volume) || !slices.Equal(got.Completion, want.Completion) ||
+		!slices.Equal(got.Late, want.Late) || got.BoundHolds != want.BoundHolds {
+		t.Fatalf("mapping: %+v with a workspace, %+v without", got, want)
+	}
 }

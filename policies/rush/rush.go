@@ -90,6 +90,8 @@ type Policy struct {
 	// the next (each plan is read before the next one is built).
 	bufs plan.Workspace
 	ws   solve.Workspace
+	// mapWS keeps the time-slot mapping's arrays (rush-paper's hand-over).
+	mapWS tas.Workspace
 	// stages holds the stages estimate returns during one plan, emptied before the
 	// next: Build reads them before it returns.
 	stages []plan.Stage
@@ -463,7 +465,7 @@ func (p *Policy) mapTargets(v policies.View, prob *plan.Problem, s *sched.Schedu
 		if !any {
 			continue
 		}
-		m, err := tas.MapToQueues(prob.Instance, s, tas.MappingOptions{Resource: pool, Rounding: tas.ExactVolume})
+		m, err := tas.MapToQueues(prob.Instance, s, tas.MappingOptions{Resource: pool, Rounding: tas.ExactVolume, Workspace: &p.mapWS})
 		if err != nil {
 			return err
 		}
