@@ -65,13 +65,17 @@ func (u LogSigmoid) NamedSlot() float64 { return u.Deadline }
 // utility is negative at the horizon (it would have to sort below the logarithms).
 func UnderflowKeys(in *Instance) (keys []Utility, ok bool) {
 	T := in.Horizon
+	// The sign test first, before anything is allocated: the online planners' ln U
+	// utilities are negative at the horizon, and they ask at every decision instant.
+	for j := range in.Jobs {
+		if !(in.Jobs[j].Utility.At(T) >= 0) {
+			return nil, false
+		}
+	}
 	logs := make([]Utility, len(in.Jobs))
 	floor, any := -1000.0, false
 	for j := range in.Jobs {
 		u := in.Jobs[j].Utility
-		if !(u.At(T) >= 0) {
-			return nil, false
-		}
 		if lu, isLog := u.(LogUtility); isLog {
 			if l, has := lu.Log(); has {
 				logs[j], any = l, true

@@ -67,11 +67,11 @@ func coraFormulation() Formulation {
 		ExactDemand: true,
 		Solve: func(ctx context.Context, req *Request, _ solvers.Backend) (*Result, error) {
 			start := time.Now()
-			ex, err := cora.Exact(ctx, req.Instance, tas.Options{MaxBranches: req.Budget, NoSchedule: req.LevelsOnly})
+			ex, err := cora.Exact(ctx, req.Instance, tas.Options{MaxBranches: req.Budget, NoSchedule: req.LevelsOnly, Workspace: req.Workspace.peelWorkspace()})
 			if err != nil {
 				return nil, peelError(ctx, err)
 			}
-			res := peeled(req.Instance, ex.Schedule, ex.Peel, start)
+			res := peeled(req.Instance, ex.Schedule, ex.Peel, start, req.Workspace)
 			res.CORA = &CORAOutput{Warnings: []string{}}
 			return res, nil
 		},

@@ -125,7 +125,7 @@ func solveRS(ctx context.Context, req *Request, b solvers.Backend) (*Result, err
 		if req.Method == mipMethod.Name {
 			s, err = solveTASMIP(ctx, req, robust, b)
 		} else {
-			s, err = solveOnion(ctx, robust, req.Budget, false)
+			s, err = solveOnion(ctx, robust, req.Budget, false, nil)
 		}
 		if err != nil {
 			return nil, err

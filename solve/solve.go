@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/coraopt/coraopt/formulations/rds"
+	"github.com/coraopt/coraopt/formulations/tas"
 	"github.com/coraopt/coraopt/model"
 	"github.com/coraopt/coraopt/sched"
 	"github.com/coraopt/coraopt/solvers"
@@ -54,6 +55,28 @@ type Request struct {
 	// they do not read when they carry a plan out by its promises. Other methods
 	// ignore it.
 	LevelsOnly bool
+	// Workspace, when set, keeps onion peeling's arrays (tas and cora, method onion)
+	// from one Solve to the next, for callers that solve at every decision instant
+	// (the online planners): the Result's Layers and Schedule then live in it and are
+	// valid until the next Solve with the same Workspace. Other methods ignore it.
+	Workspace *Workspace
+}
+
+// Workspace holds the arrays of onion peeling and of its Result's layers across
+// solves (Request.Workspace). One per caller, never shared between goroutines; the
+// zero value is ready.
+type Workspace struct {
+	tas    tas.Workspace
+	layers []Layer
+	ids    []string
+}
+
+// peelWorkspace is w's onion-peeling part, or nil.
+func (w *Workspace) peelWorkspace() *tas.Workspace {
+	if w == nil {
+		return nil
+	}
+	return &w.tas
 }
 
 // CORAOptions are the options of the CORA LPs (formulations/cora.Options).

@@ -315,3 +315,34 @@ func TestLevelsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceReused: one Workspace carried through solves of different instances
+// (tas and cora, with and without the schedule) gives each the layers, exactness and
+// schedule of a solve without it, and a result read before the next solve is intact.
+func TestWorkspaceReused(t *testing.T) {
+	var ws solve.Workspace
+	for round := range 2 {
+		for _, f := range []string{"tas/release.json", "tas/two-resources.json", "tas/stall.json", "instances/sigmoid.json", "instances/release-max-parallel.json"} {
+			for _, form := range []string{"tas", "cora"} {
+				for _, levelsOnly := range []bool{true, false} {
+					in := load(t, f)
+					req := solve.Request{Formulation: form, Method: "onion", Instance: in, LevelsOnly: levelsOnly}
+					want, err := solve.Solve(context.Background(), req)
+					if err != nil {
+						t.Fatalf("%s %s: %v", form, f, err)
+					}
+					req.Workspace = &ws
+					got, err := solve.Solve(context.Background(), req)
+					if err != nil {
+						t.Fatalf("%s %s with a workspace: %v", form, f, err)
+					}
+					if got.Exact != want.Exact || fmt.Sprint(got.Layers) != fmt.Sprint(want.Layers) || len(got.Layers) == 0 ||
+						fmt.Sprint(got.Schedule) != fmt.Sprint(want.Schedule) {
+						t.Errorf("round %d, %s %s (levels only %v): with a workspace %v %v, without %v %v",
+							round, form, f, levelsOnly, got.Exact, got.Layers, want.Exact, want.Layers)
+					}
+				}
+			}
+		}
+	}
+}

@@ -43,7 +43,7 @@ func tasFormulation() Formulation {
 			if req.Method == mipMethod.Name {
 				return solveTASMIP(ctx, req, req.Instance, b)
 			}
-			return solveOnion(ctx, req.Instance, req.Budget, req.LevelsOnly)
+			return solveOnion(ctx, req.Instance, req.Budget, req.LevelsOnly, req.Workspace)
 		},
 	}
 }
@@ -70,13 +70,13 @@ func onionDetails(st tas.Stats, start time.Time) OnionDetails {
 }
 
 // solveOnion is TAS by onion peeling.
-func solveOnion(ctx context.Context, in *sched.Instance, budget int, levelsOnly bool) (*Result, error) {
+func solveOnion(ctx context.Context, in *sched.Instance, budget int, levelsOnly bool, ws *Workspace) (*Result, error) {
 	start := time.Now()
-	res, err := tas.OnionPeel(ctx, in, tas.Options{MaxBranches: budget, NoSchedule: levelsOnly})
+	res, err := tas.OnionPeel(ctx, in, tas.Options{MaxBranches: budget, NoSchedule: levelsOnly, Workspace: ws.peelWorkspace()})
 	if err != nil {
 		return nil, peelError(ctx, err)
 	}
-	return peeled(in, res.Schedule, res, start), nil
+	return peeled(in, res.Schedule, res, start, ws), nil
 }
 
 // peelError sorts an onion-peeling error: no schedule, interrupted, or a failure.
@@ -91,19 +91,30 @@ func peelError(ctx context.Context, err error) error {
 }
 
 // peeled is the Result of onion peeling (tas or exact CORA) that produced s (nil with
-// Request.LevelsOnly).
-func peeled(in *sched.Instance, s *sched.Schedule, res *tas.Result, start time.Time) *Result {
+// Request.LevelsOnly); its layers are in ws's arrays when ws is not nil.
+func peeled(in *sched.Instance, s *sched.Schedule, res *tas.Result, start time.Time, ws *Workspace) *Result {
 	return &Result{Status: solvers.Optimal, Schedule: s, Exact: res.Exact, LexmaxByFlow: true,
-		Layers: layersOf(in, res.Layers), Details: onionDetails(res.Stats, start)}
+		Layers: layersOf(in, res.Layers, ws), Details: onionDetails(res.Stats, start)}
 }
 
-func layersOf(in *sched.Instance, ls []tas.Layer) []Layer {
-	out := make([]Layer, len(ls))
+func layersOf(in *sched.Instance, ls []tas.Layer, ws *Workspace) []Layer {
 	n := 0
 	for _, l := range ls {
 		n += len(l.Jobs)
 	}
-	all := make([]string, n) // one array for every layer's IDs
+	var out []Layer
+	var all []string // one array for every layer's IDs
+	if ws != nil {
+		if cap(ws.layers) < len(ls) {
+			ws.layers = make([]Layer, len(ls))
+		}
+		if cap(ws.ids) < n {
+			ws.ids = make([]string, n)
+		}
+		out, all = ws.layers[:len(ls)], ws.ids[:n]
+	} else {
+		out, all = make([]Layer, len(ls)), make([]string, n)
+	}
 	for k, l := range ls {
 		ids := all[:len(l.Jobs):len(l.Jobs)]
 		all = all[len(l.Jobs):]

@@ -35,6 +35,9 @@ func (r Rounding) String() string {
 type MappingOptions struct {
 	Resource int // index of the container resource in Instance.Resources
 	Rounding Rounding
+	// Workspace, when set, holds the mapping's arrays and keeps them for the next call;
+	// the Mapping returned then lives in it, valid until that call (see Workspace).
+	Workspace *Workspace
 }
 
 // Task is one task's occupation of a container in continuous time: it holds the
@@ -90,7 +93,12 @@ func MapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions) (
 // mapToQueues is MapToQueues; scan forces the O(N·C) scan over every queue even when
 // the capacity is constant, as the reference the faster queue index is tested against.
 func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, scan bool) (*Mapping, error) {
-	p, err := newProblem(inst)
+	ws := opts.Workspace
+	var pb *problemBufs
+	if ws != nil {
+		pb = &ws.problemBufs
+	}
+	p, err := newProblemIn(inst, pb)
 	if err != nil {
 		return nil, err
 	}
@@ -106,9 +114,24 @@ func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, s
 	for _, c := range p.cap[r] {
 		C = max(C, c)
 	}
-	m := &Mapping{
-		Queues: make([][]Task, C),
-		Target: make([]int, p.n), Tasks: make([]int, p.n), Volume: make([]int, p.n), Completion: make([]int, p.n),
+	var m *Mapping
+	if ws != nil {
+		// Every array as a fresh one would be: zero, the queues empty.
+		mb := &ws.mapping
+		mb.m = Mapping{Queues: resize(mb.m.Queues, int(C)), Target: resize(mb.m.Target, p.n),
+			Tasks: resize(mb.m.Tasks, p.n), Volume: resize(mb.m.Volume, p.n),
+			Completion: resize(mb.m.Completion, p.n), Late: mb.m.Late[:0]}
+		m = &mb.m
+		clear(m.Queues)
+		clear(m.Target)
+		clear(m.Tasks)
+		clear(m.Volume)
+		clear(m.Completion)
+	} else {
+		m = &Mapping{
+			Queues: make([][]Task, C),
+			Target: make([]int, p.n), Tasks: make([]int, p.n), Volume: make([]int, p.n), Completion: make([]int, p.n),
+		}
 	}
 	// One backing array sized for an even spread of the tasks: a queue that outgrows its
 	// share reallocates alone. (An online planner maps at every decision; growing 40
@@ -120,15 +143,32 @@ func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, s
 		}
 	}
 	if share := tasks/max(int(C), 1) + 2; C > 0 {
-		back := make([]Task, share*int(C))
+		var back []Task
+		if ws != nil {
+			ws.mapping.back = resize(ws.mapping.back, share*int(C))
+			back = ws.mapping.back
+		} else {
+			back = make([]Task, share*int(C))
+		}
 		for k := range m.Queues {
 			m.Queues[k] = back[k*share : k*share : (k+1)*share]
 		}
 	}
-	occ := make([]int, C) // end time of each queue's last task
-	var tree *occTree     // with constant capacity every queue is always open: fitStart = occ
+	var occ []int // end time of each queue's last task
+	if ws != nil {
+		ws.mapping.occ = resize(ws.mapping.occ, int(C))
+		occ = ws.mapping.occ
+		clear(occ)
+	} else {
+		occ = make([]int, C)
+	}
+	var tree *occTree // with constant capacity every queue is always open: fitStart = occ
 	if !scan && !slices.ContainsFunc(p.cap[r], func(c int64) bool { return c != C }) {
-		tree = newOccTree(int(C))
+		if ws != nil {
+			tree = ws.mapping.tree.reset(int(C))
+		} else {
+			tree = newOccTree(int(C))
+		}
 	}
 	// fitStart is the earliest start ≥ occ[k] at which queue k is open for length slots.
 	fitStart := func(k, length int) int {
@@ -153,13 +193,23 @@ func mapToQueues(inst *sched.Instance, s *sched.Schedule, opts MappingOptions, s
 		m.Volume[j] += length
 		m.Completion[j] = max(m.Completion[j], start+length)
 	}
-	order := make([]int, p.n)
+	var order []int
+	if ws != nil {
+		ws.mapping.order = resize(ws.mapping.order, p.n)
+		order = ws.mapping.order
+	} else {
+		order = make([]int, p.n)
+	}
 	for j := range order {
 		order[j] = j
 		m.Target[j] = s.Jobs[j].Completion
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(m.Target[a], m.Target[b]) })
 	var buf []int
+	if ws != nil {
+		buf = ws.mapping.buf[:0]
+		defer func() { ws.mapping.buf = buf[:0] }()
+	}
 	for _, j := range order {
 		eta := int(p.eta[j][r])
 		if eta == 0 {

@@ -13,11 +13,17 @@ type occTree struct {
 }
 
 func newOccTree(n int) *occTree {
+	return (&occTree{}).reset(n)
+}
+
+// reset makes t the tree of n empty queues (every occupation 0), reusing its array.
+func (t *occTree) reset(n int) *occTree {
 	size := 1
 	for size < n {
 		size *= 2
 	}
-	t := &occTree{n: n, size: size, min: make([]int, 2*size)}
+	t.n, t.size, t.min = n, size, resize(t.min, 2*size)
+	clear(t.min)
 	for i := n; i < size; i++ {
 		t.min[size+i] = int(^uint(0) >> 1) // padding never qualifies
 	}

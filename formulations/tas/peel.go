@@ -43,6 +43,10 @@ type Options struct {
 	// fewer than the last call said. It runs on the solving goroutine and
 	// should return quickly.
 	Progress func(Progress)
+	// Workspace, when set, holds the arrays of the call and keeps them for the next
+	// one; the Result then lives in it (see Workspace). For callers that peel at every
+	// decision instant and read each result before the next call.
+	Workspace *Workspace
 }
 
 // Progress is what Options.Progress is told: Fixed of Jobs jobs are settled at their
@@ -122,7 +126,12 @@ type Stats struct {
 // It returns an error wrapping ErrInfeasible when the demand cannot be met within the
 // horizon, and the context's error when ctx is cancelled.
 func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result, error) {
-	p, err := newProblem(inst)
+	ws := opts.Workspace
+	var pb *problemBufs
+	if ws != nil {
+		pb = &ws.problemBufs
+	}
+	p, err := newProblemIn(inst, pb)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +150,7 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 	if !opts.AsGiven && p.useUnderflowLogs() {
 		st.Domain = "log"
 	}
-	out, err := peel(ctx, p, budget, opts.Layered, &st)
+	out, err := peel(ctx, p, budget, opts.Layered, &st, ws)
 	if err != nil {
 		return nil, err
 	}
@@ -153,10 +162,17 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 		}
 		out = &outcome{deadline: out.deadline, level: lv, exact: out.exact}
 	}
-	res := &Result{Deadlines: out.deadline, Levels: out.level, Exact: out.exact, Stats: st}
-	res.Layers = groupLayers(out.level)
+	var res *Result
+	if ws != nil {
+		ws.res = Result{Deadlines: out.deadline, Levels: out.level, Exact: out.exact, Stats: st}
+		res = &ws.res
+		res.Layers = groupLayersIn(out.level, &ws.order, &ws.layers)
+	} else {
+		res = &Result{Deadlines: out.deadline, Levels: out.level, Exact: out.exact, Stats: st}
+		res.Layers = groupLayers(out.level)
+	}
 	if !opts.NoSchedule {
-		s, err := p.schedule(out.deadline)
+		s, err := p.schedule(out.deadline, ws)
 		if err != nil {
 			return nil, err
 		}
@@ -168,21 +184,34 @@ func OnionPeel(ctx context.Context, inst *sched.Instance, opts Options) (*Result
 
 // peel runs the sweep where it applies (no parallelism caps) and the layered engine
 // otherwise, or when layered asks for it.
-func peel(ctx context.Context, p *problem, budget int, layered bool, st *Stats) (*outcome, error) {
+// With ws the sweep runs in ws's arrays and the outcome is ws's.
+func peel(ctx context.Context, p *problem, budget int, layered bool, st *Stats, ws *Workspace) (*outcome, error) {
 	if !p.hasCap && !layered {
 		st.Engine = "sweep"
 		if p.general {
 			st.Oracle = "windows"
 		}
-		d, err := runSweep(ctx, p, st)
+		var sw *sweep
+		var out *outcome
+		var lv []float64
+		if ws != nil {
+			sw, out, lv = &ws.sweep, &ws.out, ws.level
+		} else {
+			sw, out = &sweep{}, &outcome{}
+		}
+		d, err := runSweepIn(ctx, p, st, sw)
 		var ho *errHandOver
 		switch {
 		case err == nil:
-			lv := make([]float64, p.n)
+			lv = resize(lv, p.n)
+			if ws != nil {
+				ws.level = lv
+			}
 			for j := range lv {
 				lv[j] = p.u.at(j, d[j])
 			}
-			return &outcome{deadline: d, level: lv, exact: true}, nil
+			*out = outcome{deadline: d, level: lv, exact: true}
+			return out, nil
 		case errors.As(err, &ho):
 			st.HandOver = ho.reason
 		default:
@@ -221,8 +250,15 @@ func runLayered(ctx context.Context, p *problem, budget int, fast bool, st *Stat
 }
 
 // schedule builds the integral allocation meeting deadlines d, which must be feasible.
-func (p *problem) schedule(d []int) (*sched.Schedule, error) {
-	s := sched.NewSchedule(p.inst)
+//
+// With ws the schedule is built in ws's arrays (see Workspace).
+func (p *problem) schedule(d []int, ws *Workspace) (*sched.Schedule, error) {
+	var s *sched.Schedule
+	if ws != nil {
+		s = ws.newSchedule(p.inst)
+	} else {
+		s = sched.NewSchedule(p.inst)
+	}
 	var v *Violation
 	switch {
 	case p.hasCap:
@@ -252,7 +288,16 @@ func (p *problem) schedule(d []int) (*sched.Schedule, error) {
 
 // groupLayers groups job indices by level, lowest level first.
 func groupLayers(level []float64) []Layer {
-	order := make([]int, len(level))
+	var order []int
+	var out []Layer
+	return groupLayersIn(level, &order, &out)
+}
+
+// groupLayersIn is groupLayers in the arrays *order and *layers (grown when short): the
+// layers returned share them.
+func groupLayersIn(level []float64, orderBuf *[]int, layersBuf *[]Layer) []Layer {
+	*orderBuf = resize(*orderBuf, len(level))
+	order := *orderBuf
 	for j := range order {
 		order[j] = j
 	}
@@ -279,7 +324,10 @@ func groupLayers(level []float64) []Layer {
 	if layers == 0 {
 		return nil // as before: no layers is nil, not empty
 	}
-	out := make([]Layer, 0, layers)
+	if cap(*layersBuf) < layers {
+		*layersBuf = make([]Layer, 0, layers)
+	}
+	out := (*layersBuf)[:0]
 	for i := 0; i < len(order); {
 		k := i + 1
 		for k < len(order) && level[order[k]] == level[order[i]] {

@@ -54,6 +54,11 @@ func (p *problem) report(fixed, branches int, engine string) {
 // newProblem checks what the algorithms rely on (sched.Validate checks more) and
 // precomputes demands and prefix capacities. It never panics on a malformed instance.
 func newProblem(inst *sched.Instance) (*problem, error) {
+	return newProblemIn(inst, nil)
+}
+
+// newProblemIn is newProblem building in ws's arrays (fresh ones when ws is nil).
+func newProblemIn(inst *sched.Instance, ws *problemBufs) (*problem, error) {
 	if inst == nil {
 		return nil, errors.New("tas: nil instance")
 	}
@@ -65,15 +70,22 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 	if R == 0 {
 		return nil, errors.New("tas: instance has no resources")
 	}
-	p := &problem{inst: inst, n: len(inst.Jobs), T: T, R: R}
-	p.cap = make([][]int64, R)
-	p.prefix = make([][]int64, R)
+	n := len(inst.Jobs)
+	if ws == nil {
+		ws = &problemBufs{}
+	}
+	ws.prob = problem{inst: inst, n: n, T: T, R: R}
+	p := &ws.prob
+	ws.capRows, ws.prefixRows = resize(ws.capRows, R), resize(ws.prefixRows, R)
+	ws.caps, ws.prefixes = resize(ws.caps, R*T), resize(ws.prefixes, R*(T+1))
+	p.cap, p.prefix = ws.capRows, ws.prefixRows
 	for r, res := range inst.Resources {
 		if len(res.Capacity) != T {
 			return nil, fmt.Errorf("tas: resource %q: %d capacities for horizon %d", res.Name, len(res.Capacity), T)
 		}
-		p.cap[r] = make([]int64, T)
-		p.prefix[r] = make([]int64, T+1)
+		p.cap[r] = ws.caps[r*T : (r+1)*T : (r+1)*T]
+		p.prefix[r] = ws.prefixes[r*(T+1) : (r+1)*(T+1) : (r+1)*(T+1)]
+		p.prefix[r][0] = 0
 		for t, c := range res.Capacity {
 			if c < 0 {
 				return nil, fmt.Errorf("tas: resource %q: capacity %d in slot %d is negative", res.Name, c, t+1)
@@ -82,10 +94,10 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 			p.prefix[r][t+1] = p.prefix[r][t] + int64(c)
 		}
 	}
-	p.eta = make([][]int64, p.n)
-	etas := make([]int64, p.n*R) // every job's row, one array
-	p.release = make([]int, p.n)
-	p.maxPar = make([]int64, p.n)
+	ws.etaRows, ws.etas = resize(ws.etaRows, n), resize(ws.etas, n*R)
+	ws.release, ws.maxPar = resize(ws.release, n), resize(ws.maxPar, n)
+	p.eta, p.release, p.maxPar = ws.etaRows, ws.release, ws.maxPar
+	etas := ws.etas // every job's row, one array
 	for j := range inst.Jobs {
 		job := &inst.Jobs[j]
 		if len(job.Demand) != R {
@@ -123,7 +135,12 @@ func newProblem(inst *sched.Instance) (*problem, error) {
 			p.hasCap = true
 		}
 	}
-	p.u = newUtilities(inst)
+	ws.fns = resize(ws.fns, n)
+	for j := range inst.Jobs {
+		ws.fns[j] = inst.Jobs[j].Utility
+	}
+	ws.u = utilities{fns: ws.fns, T: T}
+	p.u = &ws.u
 	p.values = p.u
 	return p, nil
 }
@@ -209,14 +226,6 @@ type utilities struct {
 
 // tableLimit bounds the cached utility table (8 bytes per entry: 32 MiB).
 const tableLimit = 1 << 22
-
-func newUtilities(inst *sched.Instance) *utilities {
-	u := &utilities{fns: make([]sched.Utility, len(inst.Jobs)), T: inst.Horizon}
-	for j := range inst.Jobs {
-		u.fns[j] = inst.Jobs[j].Utility
-	}
-	return u
-}
 
 // cache precomputes the whole table when it is small enough.
 func (u *utilities) cache() {

@@ -25,7 +25,12 @@ type prefixRoom struct {
 	sum []int64 // demand of the tentative set per resource
 }
 
-func newPrefixRoom(p *problem) *prefixRoom { return &prefixRoom{p: p, sum: make([]int64, p.R)} }
+// newPrefixRoomIn is the room of p in o, reusing its array.
+func newPrefixRoomIn(p *problem, o *prefixRoom) *prefixRoom {
+	o.p, o.sum = p, resize(o.sum, p.R)
+	clear(o.sum)
+	return o
+}
 
 func (o *prefixRoom) add(j int) {
 	for r, e := range o.p.eta[j] {
@@ -75,9 +80,12 @@ type windowRoom struct {
 	tree []prefixMinTree
 }
 
-func newWindowRoom(p *problem) *windowRoom {
-	o := &windowRoom{p: p, tree: make([]prefixMinTree, p.R)}
-	w := make([]int64, p.T)
+// newWindowRoomIn is the room of p in o, reusing its trees' arrays and *wbuf as
+// scratch.
+func newWindowRoomIn(p *problem, o *windowRoom, wbuf *[]int64) *windowRoom {
+	o.p, o.tree = p, resize(o.tree, p.R)
+	*wbuf = resize(*wbuf, p.T)
+	w := *wbuf
 	for r := range p.R {
 		for a := 1; a <= p.T; a++ {
 			w[a-1] = -p.prefix[r][a-1]
@@ -143,8 +151,11 @@ func (s *prefixMinTree) build(w []int64) {
 	for s.size < len(w) {
 		s.size *= 2
 	}
-	s.min = make([]int64, 2*s.size)
-	s.tag = make([]int64, s.size)
+	// Reused arrays (Workspace) are written in full: min below, tag cleared.
+	s.min = resize(s.min, 2*s.size)
+	s.tag = resize(s.tag, s.size)
+	clear(s.tag)
+	s.min[0] = 0 // unused: the root is min[1]
 	for i := range s.size {
 		if i < len(w) {
 			s.min[s.size+i] = w[i]

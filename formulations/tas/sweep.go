@@ -81,7 +81,22 @@ type sweep struct {
 	exact   pairHeap    // scratch: evaluated jobs by U_j(t+1), largest first
 	taken   []sweepItem // scratch: jobs taken off the top, in decreasing key order
 	spare   []sweepItem // scratch: evaluated jobs below the threshold
+	stopped []sweepItem // admit's answer
+
+	// run's arrays, kept here so that a Workspace can hand them to the next run (each
+	// is written in full before it is read; see run).
+	deadline           []int
+	leaveAt, releaseAt [][]int32
+	witness            [][]leaveFact
+	log                []stopEntry
+	decided            []int32
+	window             windowRoom
+	prefix             prefixRoom
+	wbuf               []int64
 }
+
+// stopEntry is one stop of run's log: job j stopped at boundary t.
+type stopEntry struct{ t, j int32 }
 
 type sweepItem struct {
 	key float64 // U_j(t+1)
@@ -103,18 +118,25 @@ type errHandOver struct{ reason string }
 func (e *errHandOver) Error() string { return "sweep hands over: " + e.reason }
 
 func runSweep(ctx context.Context, p *problem, st *Stats) ([]int, error) {
-	s := &sweep{ctx: ctx, p: p, stats: st, maxSpan: spanCap(p.T)}
+	return runSweepIn(ctx, p, st, &sweep{})
+}
+
+// runSweepIn is runSweep in s, reusing the arrays a previous run left in it (a
+// Workspace's sweep): the deadlines returned are s's.
+func runSweepIn(ctx context.Context, p *problem, st *Stats, s *sweep) ([]int, error) {
+	s.ctx, s.p, s.stats, s.maxSpan = ctx, p, st, spanCap(p.T)
 	if p.general {
-		s.room = newWindowRoom(p)
+		s.room = newWindowRoomIn(p, &s.window, &s.wbuf)
 	} else {
-		s.room = newPrefixRoom(p)
+		s.room = newPrefixRoomIn(p, &s.prefix)
 	}
-	s.ub = make([]float64, p.n)
-	s.ubSlot = make([]int32, p.n)
-	s.span = make([]int32, p.n)
-	s.bound = newIndexedHeap(s.ub)
+	// ub, ubSlot and span are written for every job before they are read (run).
+	s.ub = resize(s.ub, p.n)
+	s.ubSlot = resize(s.ubSlot, p.n)
+	s.span = resize(s.span, p.n)
+	s.bound.reset(s.ub)
 	// A refresh per evaluation: about 20–30 per job on the online planners' plans.
-	s.expire = newExpiries(p.T+1, 16*p.n)
+	s.expire.reset(p.T+1, 16*p.n)
 	return s.run()
 }
 
@@ -129,13 +151,19 @@ type leaveFact struct {
 func (s *sweep) run() ([]int, error) {
 	p := s.p
 	T := p.T
-	deadline := make([]int, p.n)
+	s.deadline = resize(s.deadline, p.n)
+	deadline := s.deadline
+	clear(deadline)
 	// leaveAt[t] lists the jobs that stop at boundary t (deadline t+1) without asking to
 	// cross it: jobs at their best value, and jobs that stopped inside a flat stretch.
-	leaveAt := make([][]int32, T+1)
+	// (Reused lists are emptied, keeping their arrays.)
+	s.leaveAt = emptyLists(s.leaveAt, T+1)
+	leaveAt := s.leaveAt
 	// releaseAt[t] lists the jobs released in slot t+1: they cannot cross boundary t.
-	releaseAt := make([][]int32, T+1)
-	witness := make([][]leaveFact, T) // facts checked at boundary t
+	s.releaseAt = emptyLists(s.releaseAt, T+1)
+	releaseAt := s.releaseAt
+	s.witness = emptyLists(s.witness, T) // facts checked at boundary t
+	witness := s.witness
 	for j := range p.n {
 		top := p.u.at(j, 1)
 		if top != top {
@@ -164,8 +192,11 @@ func (s *sweep) run() ([]int, error) {
 	}
 	// log records every stop in processing order, so a rollback can undo the stops made
 	// at the boundaries it revisits.
-	type stopEntry struct{ t, j int32 }
-	log := make([]stopEntry, 0, p.n)
+	if cap(s.log) < p.n {
+		s.log = make([]stopEntry, 0, p.n)
+	}
+	log := s.log[:0]
+	defer func() { s.log = log[:0] }() // keep a grown array for the next run
 	stopAt := func(j, t, d int) {
 		deadline[j] = d
 		s.bound.remove(int32(j))
@@ -174,7 +205,9 @@ func (s *sweep) run() ([]int, error) {
 	}
 	// decided[t] counts the boundaries in [t, T−1] whose set of crossing jobs was used: to
 	// choose whom to admit, or to check a fact.
-	decided := make([]int32, T+1)
+	s.decided = resize(s.decided, T+1)
+	decided := s.decided
+	clear(decided)
 	choseIn := func(a, b int) bool { return a <= b && decided[a]-decided[b+1] > 0 }
 	rollbacks := 0
 	var leaving []int32 // jobs made to leave later at the boundary being decided
@@ -309,6 +342,15 @@ func (s *sweep) refresh(j, t int, grow bool) {
 	}
 }
 
+// emptyLists is ls with n empty lists, each keeping its array.
+func emptyLists[T any](ls [][]T, n int) [][]T {
+	ls = resize(ls, n)
+	for i := range ls {
+		ls[i] = ls[i][:0]
+	}
+	return ls
+}
+
 // maxRollbacks bounds the sweep's rollbacks before it hands over: each settles or
 // withdraws one flat-stretch fact, and in practice there are few.
 func maxRollbacks(n int) int { return 8*n + 64 }
@@ -414,7 +456,8 @@ func (s *sweep) admit(t int) ([]sweepItem, error) {
 		}
 		return cmp.Compare(a.j, b.j)
 	})
-	var stopped []sweepItem
+	stopped := s.stopped[:0]
+	defer func() { s.stopped = stopped[:0] }() // its array is reused by the next admit
 	for g := 0; g < len(top); {
 		h := g + 1
 		for h < len(top) && top[h].key == top[g].key {
@@ -474,12 +517,17 @@ type heapEntry struct {
 	j   int32
 }
 
-func newIndexedHeap(key []float64) indexedHeap {
-	pos := make([]int32, len(key))
-	for i := range pos {
-		pos[i] = -1
+// reset empties h for keys key, reusing its arrays.
+func (h *indexedHeap) reset(key []float64) {
+	h.key = key
+	h.pos = resize(h.pos, len(key))
+	for i := range h.pos {
+		h.pos[i] = -1
 	}
-	return indexedHeap{key: key, pos: pos, heap: make([]heapEntry, 0, len(key))}
+	if cap(h.heap) < len(key) {
+		h.heap = make([]heapEntry, 0, len(key))
+	}
+	h.heap = h.heap[:0]
 }
 
 func (h *indexedHeap) len() int         { return len(h.heap) }
@@ -599,13 +647,17 @@ type expiry struct {
 	next, job int32 // the next entry of its boundary (-1: none), its job
 }
 
-func newExpiries(boundaries, capacity int) expiries {
-	e := expiries{head: make([]int32, boundaries), tail: make([]int32, boundaries),
-		entry: make([]expiry, 0, capacity)}
+// reset empties every list, reusing the arrays; capacity is the entries to make room
+// for when the entry array has less.
+func (e *expiries) reset(boundaries, capacity int) {
+	e.head, e.tail = resize(e.head, boundaries), resize(e.tail, boundaries)
 	for t := range e.head {
 		e.head[t], e.tail[t] = -1, -1
 	}
-	return e
+	if cap(e.entry) < capacity {
+		e.entry = make([]expiry, 0, capacity)
+	}
+	e.entry = e.entry[:0]
 }
 
 // add appends job j to boundary t's list.

@@ -26,9 +26,13 @@ type Policy struct {
 	reg         *solve.Registry
 	// Estimate lists a job's remaining stages; plan.Estimated (through means) unless a
 	// clairvoyant policy (policies/oracle) replaces it.
-	Estimate  plan.Estimator
-	means     plan.Means
-	utils     plan.UtilityCache
+	Estimate plan.Estimator
+	means    plan.Means
+	utils    plan.UtilityCache
+	// bufs and ws keep the plan's and the solve's arrays from one decision instant to
+	// the next (each plan is read before the next one is built).
+	bufs      plan.Workspace
+	ws        solve.Workspace
 	fallbacks int
 	plans     int
 	lastErr   error
@@ -137,14 +141,14 @@ func (p *Policy) StartRound(ctx context.Context, v policies.View) {
 }
 
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{Utilities: &p.utils})
+	prob, err := plan.Build(v, p.Estimate, p.cfg, plan.Options{Utilities: &p.utils, Workspace: &p.bufs})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}
 	res, err := p.reg.Solve(ctx, solve.Request{Formulation: p.formulation, Method: p.method,
 		Instance: prob.Instance, Solver: p.backend, SolverSet: p.backend != "", Budget: p.cfg.Budget,
 		// Promises read the levels alone; the papers' hand-over reads the schedule.
-		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan, Workspace: &p.ws})
 	if err != nil {
 		return fmt.Errorf("%s at t=%g: %w", p.name, v.Now(), err)
 	}

@@ -39,6 +39,9 @@ type jobWork struct {
 	// starts a stage's tasks in index order, so the unstarted ones are a suffix.
 	longest [][]float64
 	seen    int // how many of v.Finished(j) are in finished (it only grows)
+	// out is the stages trueStages last returned for the job, reused by its next call
+	// (plan.Build reads them first; see plan.Means.Estimated).
+	out []plan.Stage
 }
 
 // New returns the oracle with the planner shape cfg.
@@ -105,7 +108,10 @@ func (p *Policy) trueStages(v policies.View, j int, slot float64, pooled bool) (
 		}
 	}
 	jw := p.work(v, j)
-	out := make([]plan.Stage, len(info.Stages)-first)
+	if cap(jw.out) < len(info.Stages) {
+		jw.out = make([]plan.Stage, len(info.Stages))
+	}
+	out := jw.out[:len(info.Stages)-first]
 	work := make([]float64, len(out))
 	unstarted := make([]float64, len(out))
 	for k := range out {

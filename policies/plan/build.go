@@ -25,7 +25,55 @@ type Problem struct {
 	Slot, Start float64
 	// Model is the Config.Model the problem was built with.
 	Model string
+	// ws, when the problem was built in a Workspace, also holds its promises' arrays.
+	ws *Workspace
 }
+
+// Workspace keeps Build's arrays — the problem, its instance with every part's job,
+// demand row and ID, the capacity rows, the per-job scratch — and the promises' from
+// one decision instant to the next (Options.Workspace). Allocated afresh they were
+// most of a decision's allocation after the solve's (~60 KB at 100 active jobs), and
+// with it the garbage collector's cycles that made the slowest decisions (issue 28).
+// A Problem built in a Workspace, its Instance and its Promises live in the
+// workspace's arrays and are valid until the next Build with it; hold one per planner
+// (no sharing between policies or goroutines). The zero value is ready.
+type Workspace struct {
+	prob      Problem
+	job       []int
+	stage     []int
+	tail      []float64
+	inst      sched.Instance
+	jobs      []sched.Job
+	resources []sched.Resource
+	capRows   [][]int
+	demand    []int
+	ids       []string // "0", "1", …: a prefix serves any smaller plan
+	js        []jobStages
+	durs      []float64
+	slot      []int
+	promises  Promises
+	// logs holds the plan's ln U where no UtilityCache serves it (plans past
+	// maxCachedValues): handed out by pointer, they cost no allocation per part, and
+	// one interface call per evaluation instead of lifted's two.
+	logs []slotLog
+}
+
+// slotLog is LogSigmoid u lifted by eps (exactly u when eps is 0): the value lifted and
+// cachedLog compute, by the same expression.
+type slotLog struct {
+	u   LogSigmoid
+	eps float64
+}
+
+func (c *slotLog) At(t int) float64 {
+	v := c.u.At(t)
+	if c.eps != 0 {
+		v += c.eps
+	}
+	return v
+}
+
+func (c *slotLog) Type() string { return c.u.Type() }
 
 // Options are what a planner, not a user, decides about its problem.
 type Options struct {
@@ -36,6 +84,9 @@ type Options struct {
 	// (UtilityCache); used with aligned slots (DispatchPlan) and Config.Log, where the
 	// same utilities recur.
 	Utilities *UtilityCache
+	// Workspace, when set, holds the problem's arrays and keeps them for the next
+	// Build (see Workspace).
+	Workspace *Workspace
 	// WholeFirstSlot gives the first slot the pool's full capacity even when it is the
 	// part of an aligned slot that is left: for methods that test C·t with a constant C
 	// (Alg. 3). It can only make a promise earlier, by less than one slot, which the
@@ -93,8 +144,18 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		start = math.Floor(now/s+1e-9) * s
 		frac = max(0, 1-(now-start)/s)
 	}
-	js := make([]jobStages, len(act))
-	durs := make([]float64, 0, 2*len(act)) // every job's dur, one array (usually)
+	ws := opt.Workspace
+	var js []jobStages
+	var durs []float64 // every job's dur, one array (usually)
+	if ws != nil {
+		js = resize(ws.js, len(act))
+		clear(js) // chain is summed into
+		durs = ws.durs[:0]
+		defer func() { ws.js, ws.durs = js, durs[:0] }()
+	} else {
+		js = make([]jobStages, len(act))
+		durs = make([]float64, 0, 2*len(act))
+	}
 	nparts, waits := 0, false
 	for a, j := range act {
 		st, err := est(v, j, s, cfg.Model == Pooled)
@@ -202,15 +263,53 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 	if T > cfg.MaxSlots {
 		return nil, T, nil
 	}
-	p := &Problem{Slot: s, Start: start, Model: cfg.Model,
-		Job: make([]int, 0, nparts), Stage: make([]int, 0, nparts), Tail: make([]float64, 0, nparts)}
-	in := &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
-	demand := make([]int, nparts*np) // one backing array for every part's demand row
-	ids := partIDs(nparts)
+	var p *Problem
+	var in *sched.Instance
+	var demand []int // one backing array for every part's demand row
+	var ids []string
+	if ws != nil {
+		ws.prob = Problem{Slot: s, Start: start, Model: cfg.Model, ws: ws,
+			Job: reserve(ws.job, nparts), Stage: reserve(ws.stage, nparts), Tail: reserve(ws.tail, nparts)}
+		p = &ws.prob
+		ws.inst = sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: reserve(ws.jobs, nparts),
+			Resources: ws.resources[:0]}
+		in = &ws.inst
+		ws.demand = resize(ws.demand, nparts*np)
+		demand = ws.demand
+		clear(demand)
+		if len(ws.ids) < nparts {
+			ws.ids = partIDs(nparts)
+		}
+		ids = ws.ids[:nparts]
+	} else {
+		p = &Problem{Slot: s, Start: start, Model: cfg.Model,
+			Job: make([]int, 0, nparts), Stage: make([]int, 0, nparts), Tail: make([]float64, 0, nparts)}
+		in = &sched.Instance{Name: "online-plan", HorizonSource: "file", Horizon: T, Jobs: make([]sched.Job, 0, nparts)}
+		demand = make([]int, nparts*np)
+		ids = partIDs(nparts)
+	}
 	var uc *UtilityCache
 	if cfg.Dispatch == DispatchPlan && cfg.Log && nparts*T <= maxCachedValues {
 		uc = opt.Utilities
 		uc.next(nparts, T)
+	}
+	var logs []slotLog
+	useLogs := ws != nil && uc == nil && cfg.Log
+	if useLogs {
+		ws.logs = resize(ws.logs, nparts)
+		logs = ws.logs[:0]
+	}
+	// planU is uc.plan, or with logs a sigmoid's ln U in the workspace.
+	planU := func(u sched.Utility, elapsed, k float64, eps float64) sched.Utility {
+		if useLogs {
+			if sg, ok := u.(sched.Sigmoid); ok {
+				if s := shiftSigmoid(sg, elapsed, k); s.Priority > 0 {
+					logs = append(logs, slotLog{u: NewLogSigmoid(s), eps: eps}) // within cap: pointers stay valid
+					return &logs[len(logs)-1]
+				}
+			}
+		}
+		return uc.plan(u, elapsed, k, cfg.Log, eps)
 	}
 	addPart := func(j, stage, pool, units, release, maxPar, taskSlots int, tail float64, u sched.Utility) {
 		i := len(in.Jobs)
@@ -233,7 +332,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		}
 		if cfg.Model == Pooled {
 			// The papers' model: each pool's work one divisible demand from slot 1.
-			u := uc.plan(info.Utility, (start-info.Arrival)/tu, s/tu, cfg.Log, 0)
+			u := planU(info.Utility, (start-info.Arrival)/tu, s/tu, 0)
 			for _, st := range x.stages {
 				addPart(j, st.Index, st.Pool, st.Units, release(t0), 0, st.TaskSlots, 0, u)
 			}
@@ -249,7 +348,7 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			// the next one's; a tie no peeling can break stalls onion peeling (every
 			// tied part can rise alone, not all together). The earlier stage ranks
 			// above by 1e-9 per later stage.
-			u := uc.plan(info.Utility, (start+tail-info.Arrival)/tu, s/tu, cfg.Log, 1e-9*float64(len(x.stages)-1-k))
+			u := planU(info.Utility, (start+tail-info.Arrival)/tu, s/tu, 1e-9*float64(len(x.stages)-1-k))
 			maxPar := 0
 			if cfg.Caps && st.Parallel < caps[st.Pool] {
 				maxPar = max(1, st.Parallel)
@@ -258,8 +357,17 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 			offset += x.dur[k]
 		}
 	}
+	if ws != nil {
+		ws.capRows = resize(ws.capRows, len(v.Pools()))
+	}
 	for pool, pl := range v.Pools() {
-		c := make([]int, T)
+		var c []int
+		if ws != nil {
+			ws.capRows[pool] = resize(ws.capRows[pool], T)
+			c = ws.capRows[pool]
+		} else {
+			c = make([]int, T)
+		}
 		for t := range c {
 			c[t] = caps[pool]
 		}
@@ -269,7 +377,28 @@ func build(v policies.View, act []int, est Estimator, caps []int, s float64, cfg
 		in.Resources = append(in.Resources, sched.Resource{Name: pl.Name, Capacity: c})
 	}
 	p.Instance = in
+	if ws != nil {
+		// Keep the grown arrays for the next Build.
+		ws.job, ws.stage, ws.tail, ws.jobs, ws.resources = p.Job, p.Stage, p.Tail, in.Jobs, in.Resources
+	}
 	return p, T, nil
+}
+
+// resize is s with length n, its array reused when it has room; the caller writes every
+// element.
+func resize[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n)
+}
+
+// reserve is s emptied, with room for n.
+func reserve[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:0]
+	}
+	return make([]T, 0, n)
 }
 
 // partIDs are the IDs "0" … "n−1" of n parts, cut from one string.

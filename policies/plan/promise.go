@@ -45,7 +45,13 @@ func (p *Problem) Promise(res *solve.Result) (*Promises, error) {
 	if res == nil || !levels && (res.Schedule == nil || len(res.Schedule.Jobs) != len(p.Job)) {
 		return nil, fmt.Errorf("plan: the solve did not schedule the %d parts", len(p.Job))
 	}
-	slot := make([]int, len(p.Job))
+	var slot []int
+	if p.ws != nil {
+		p.ws.slot = resize(p.ws.slot, len(p.Job))
+		slot = p.ws.slot
+	} else {
+		slot = make([]int, len(p.Job))
+	}
 	if levels {
 		seen := 0
 		for _, l := range res.Layers {
@@ -69,9 +75,20 @@ func (p *Problem) Promise(res *solve.Result) (*Promises, error) {
 	return p.PromiseSlots(slot), nil
 }
 
-// PromiseSlots is the plan that completes part i in slot[i].
+// PromiseSlots is the plan that completes part i in slot[i]. For a problem built in a
+// Workspace the promises are the workspace's, valid until its next Build.
 func (p *Problem) PromiseSlots(slot []int) *Promises {
-	out := &Promises{Part: make([]float64, len(p.Job)), Job: make(map[int]float64, len(p.Job))}
+	var out *Promises
+	if ws := p.ws; ws != nil {
+		out = &ws.promises
+		out.Part = resize(out.Part, len(p.Job))
+		if out.Job == nil {
+			out.Job = make(map[int]float64, len(p.Job))
+		}
+		clear(out.Job)
+	} else {
+		out = &Promises{Part: make([]float64, len(p.Job)), Job: make(map[int]float64, len(p.Job))}
+	}
 	for i, t := range slot {
 		out.Part[i] = p.Start + float64(max(t, 1))*p.Slot
 		j := p.Job[i]

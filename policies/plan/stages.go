@@ -44,22 +44,28 @@ func Units(work, slot float64) int {
 // is pending, else the longest running remainder. Means.Estimated is the same,
 // faster, for a planner that keeps a Means across decision instants.
 func Estimated(v policies.View, j int, slot float64, pooled bool) ([]Stage, error) {
-	return estimated(v, j, slot, pooled, policies.MeanTaskRuntime)
+	return estimated(v, j, slot, pooled, policies.MeanTaskRuntime, nil)
 }
 
-func estimated(v policies.View, j int, slot float64, pooled bool, mean func(v policies.View, j, stage int) float64) ([]Stage, error) {
+// estimated writes the stages into buf when it has room.
+func estimated(v policies.View, j int, slot float64, pooled bool, mean func(v policies.View, j, stage int) float64, buf []Stage) ([]Stage, error) {
 	info := v.Job(j)
 	first := v.Stage(j)
 	if first >= len(info.Stages) {
 		return nil, nil
 	}
 	n := len(info.Stages) - first
-	out := make([]Stage, n)
+	var out []Stage
+	if cap(buf) >= n {
+		out = buf[:n]
+	} else {
+		out = make([]Stage, n)
+	}
 	// work and means are scratch; on the stack for the usual few stages.
-	var buf [16]float64
+	var fbuf [16]float64
 	var scratch []float64
-	if 2*n <= len(buf) {
-		scratch = buf[:2*n]
+	if 2*n <= len(fbuf) {
+		scratch = fbuf[:2*n]
 	} else {
 		scratch = make([]float64, 2*n)
 	}
@@ -94,6 +100,8 @@ type Means struct {
 }
 
 type jobMeans struct {
+	// out is the job's stages as Estimated last returned them, reused by the next call.
+	out    []Stage
 	seen   int       // records of View.Finished summed so far
 	sum    []float64 // per stage: Σ elapsed of its finished tasks
 	n      []int
@@ -104,6 +112,11 @@ type jobMeans struct {
 
 // Mean is policies.MeanTaskRuntime(v, j, stage).
 func (m *Means) Mean(v policies.View, j, stage int) float64 {
+	return m.update(v, j).mean(v.Job(j), stage)
+}
+
+// update is job j's sums with the records added since the last call.
+func (m *Means) update(v policies.View, j int) *jobMeans {
 	info := v.Job(j)
 	jm := m.jobs[j]
 	fin := v.Finished(j)
@@ -125,6 +138,11 @@ func (m *Means) Mean(v policies.View, j, stage int) float64 {
 		}
 	}
 	jm.seen = len(fin)
+	return jm
+}
+
+// mean is the mean runtime of the job's stage from its sums (Mean).
+func (jm *jobMeans) mean(info *policies.JobInfo, stage int) float64 {
 	switch {
 	case jm.n[stage] > 0:
 		return jm.sum[stage] / float64(jm.n[stage])
@@ -139,9 +157,35 @@ func (m *Means) Mean(v policies.View, j, stage int) float64 {
 // Forget drops job j's sums (after it finished or was rejected).
 func (m *Means) Forget(j int) { delete(m.jobs, j) }
 
-// Estimated is plan.Estimated with the means of m: an Estimator.
+// Estimated is plan.Estimated with the means of m: an Estimator. The slice it returns
+// for job j is m's, reused by its next call for j: Build reads a job's stages before it
+// asks for them again, and copying them at every decision instant was a tenth of what
+// a decision allocated.
 func (m *Means) Estimated(v policies.View, j int, slot float64, pooled bool) ([]Stage, error) {
-	return estimated(v, j, slot, pooled, m.Mean)
+	// One look-up of the job's sums for all its stages (Mean looks them up per stage).
+	jm := m.jobs[j]
+	var buf []Stage
+	if jm != nil {
+		buf = jm.out
+	}
+	updated := false
+	mean := func(v policies.View, j, stage int) float64 {
+		if !updated {
+			jm, updated = m.update(v, j), true
+		}
+		return jm.mean(v.Job(j), stage)
+	}
+	st, err := estimated(v, j, slot, pooled, mean, buf)
+	if jm != nil {
+		switch {
+		case !pooled && cap(st) > cap(jm.out):
+			jm.out = st[:0]
+		case cap(jm.out) == 0:
+			// Pooled returns Shape's per-pool slice; the per-stage one is scratch.
+			jm.out = make([]Stage, 0, len(v.Job(j).Stages))
+		}
+	}
+	return st, err
 }
 
 // Shape sets each stage's Units from its work in seconds (work[k] for stages[k]), or

@@ -10,8 +10,9 @@ import (
 // the slot grid, with its stage's lift) from one decision instant to the next. With
 // aligned slots (DispatchPlan) a part's utility is the same function at every instant
 // of a slot unless its job's tail changed, so a job's values are computed once per slot
-// grid instead of at every instant: onion peeling evaluates ln U tens of thousands of
-// times per 1,000-job plan (each an exp and a log1p). A value is the number the
+// grid instead of at every instant (and, where the grid's shift is exact in float64,
+// carried over to the next grid: carryOver): onion peeling evaluates ln U tens of
+// thousands of times per 1,000-job plan (each an exp and a log1p). A value is the number the
 // uncached utility returns, computed by the same expression, so plans are bit for bit
 // the same. Hold one per planner (Options.Utilities); the zero value is ready.
 //
@@ -109,11 +110,60 @@ func (uc *UtilityCache) lookupLog(ls LogSigmoid, eps float64) sched.Utility {
 	k := logKey{ls.LogPriority, ls.Deadline, ls.Decay, eps}
 	c := uc.m[k]
 	if c == nil {
-		c = &cachedLog{u: ls, eps: eps, vals: uc.values()}
+		c = &cachedLog{u: ls, eps: eps}
+		if !uc.carryOver(c, k) {
+			c.vals = uc.values()
+		}
 		uc.m[k] = c
 	}
 	c.used = uc.gen
 	return c
+}
+
+// carryOver gives a new entry the values its predecessor on the previous slot grid
+// computed, when they are bit for bit its own. At a slot boundary (aligned slots) the
+// grid moves one slot later, so each part's shifted deadline D' is, in the reals, the
+// previous grid's D less one, and its value at slot t is the previous one at t+1. In
+// float64 that holds exactly when D' + 1 is exactly D: then float64(t) − D' and
+// float64(t+1) − D are the rounding of one real number, so LogSigmoid.Of computes the
+// same z from the same Decay, and the same value (lifted by the same eps). Where the
+// shift rounded (D' + 1 is not exact, or D' is not the previous D less one) the key
+// finds no predecessor and the values are computed again: a boundary's new grid used
+// to recompute every value the sweep asked for (issue 28, "slot boundaries").
+//
+// The predecessor's array is taken over, shifted in place, rather than copied: after
+// the boundary no plan asks for the previous grid's values, and the predecessor, should
+// one still be asked, computes them again (as a dropped entry does). It reports
+// whether c got values this way.
+func (uc *UtilityCache) carryOver(c *cachedLog, k logKey) bool {
+	d, exact := plusOne(k.deadline)
+	if !exact {
+		return false
+	}
+	prev := k
+	prev.deadline = d
+	o := uc.m[prev]
+	if o == nil || len(o.vals) < 2 {
+		return false
+	}
+	v := o.vals
+	o.vals = nil
+	copy(v, v[1:]) // NaN, not computed, stays NaN
+	v[len(v)-1] = math.NaN()
+	for len(v) < uc.horizon {
+		v = append(v, math.NaN())
+	}
+	c.vals = v
+	return true
+}
+
+// plusOne is x + 1 in float64 and whether that sum is exact (Knuth's TwoSum: the
+// rounding error of a + b is recovered exactly, barring overflow).
+func plusOne(x float64) (float64, bool) {
+	s := x + 1
+	bb := s - x
+	err := (x - (s - bb)) + (1 - bb)
+	return s, err == 0 && !math.IsInf(s, 0) && s == s
 }
 
 // values is a value array of the current horizon, every value NaN (not computed): a

@@ -200,3 +200,62 @@ func TestUtilityCachePlanIsLookupOfPlanUtility(t *testing.T) {
 		}
 	})
 }
+
+// TestUtilityCacheCarriesAcrossBoundary: a plan on the next slot grid (the same
+// sigmoid shifted one slot later, as at a slot boundary of aligned slots) reads, bit
+// for bit, the values the uncached utility returns, at every slot, whether its entry
+// took its predecessor's values over or computed them; and the predecessor, asked
+// again, still returns its own.
+func TestUtilityCacheCarriesAcrossBoundary(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		u := sched.Sigmoid{Priority: rapid.Float64Range(0.01, 5).Draw(t, "p"),
+			Deadline: rapid.Float64Range(-50, 300).Draw(t, "d"), Decay: rapid.Float64Range(0, 6).Draw(t, "mu")}
+		// Whole numbers of time units, or arbitrary ones (where the shift may round).
+		elapsed, k := float64(rapid.IntRange(-10, 100).Draw(t, "elapsed")), float64(rapid.IntRange(1, 8).Draw(t, "k"))
+		if rapid.Bool().Draw(t, "real") {
+			elapsed, k = rapid.Float64Range(-10, 100).Draw(t, "elapsedr"), rapid.Float64Range(0.1, 8).Draw(t, "kr")
+		}
+		eps := 1e-9 * float64(rapid.IntRange(0, 2).Draw(t, "later"))
+		horizon := rapid.IntRange(2, 80).Draw(t, "horizon")
+		var uc UtilityCache
+		uc.next(1, horizon)
+		before := uc.plan(u, elapsed, k, true, eps)
+		for _, s := range rapid.SliceOfN(rapid.IntRange(0, horizon), 0, 40).Draw(t, "asked") {
+			before.At(s)
+		}
+		uc.next(1, horizon)
+		after := uc.plan(u, elapsed+k, k, true, eps)
+		want := PlanUtility(u, elapsed+k, k, true)
+		wantBefore := PlanUtility(u, elapsed, k, true)
+		for s := range horizon + 3 {
+			if g, w := after.At(s), want.At(s)+eps; math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("next grid: At(%d) = %v cached, %v uncached", s, g, w)
+			}
+			if g, w := before.At(s), wantBefore.At(s)+eps; math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("previous grid: At(%d) = %v cached, %v uncached", s, g, w)
+			}
+		}
+	})
+}
+
+// TestUtilityCacheCarryHappens: where the shift is exact (whole time units), the next
+// grid's entry starts with the values the previous grid computed, one slot earlier.
+func TestUtilityCacheCarryHappens(t *testing.T) {
+	u := sched.Sigmoid{Priority: 2, Deadline: 40, Decay: 0.3}
+	var uc UtilityCache
+	uc.next(1, 30)
+	before := uc.plan(u, 10, 1, true, 1e-9).(*cachedLog)
+	for s := range 30 {
+		before.At(s)
+	}
+	uc.next(1, 30)
+	after := uc.plan(u, 11, 1, true, 1e-9).(*cachedLog)
+	for s := range 29 {
+		if v := after.vals[s]; v != v {
+			t.Fatalf("slot %d of the next grid was not carried over", s)
+		}
+	}
+	if v := after.vals[29]; v == v {
+		t.Fatalf("slot 29 of the next grid holds %v, which the previous grid never computed", v)
+	}
+}

@@ -86,6 +86,15 @@ type Policy struct {
 	promise        map[int]float64
 	slot           float64
 	utils          plan.UtilityCache
+	// bufs and ws keep the plan's and the solve's arrays from one decision instant to
+	// the next (each plan is read before the next one is built).
+	bufs plan.Workspace
+	ws   solve.Workspace
+	// mapWS keeps the time-slot mapping's arrays (rush-paper's hand-over).
+	mapWS tas.Workspace
+	// stages holds the stages estimate returns during one plan, emptied before the
+	// next: Build reads them before it returns.
+	stages []plan.Stage
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -345,7 +354,7 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 		p.cache[j] = append(old, e)
 	}
 	running := make([]float64, groups)
-	out := make([]plan.Stage, n)
+	out := p.newStages(n)
 	now := v.Now()
 	for k := range n {
 		st := first + k
@@ -386,14 +395,28 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 	return pools, nil
 }
 
+// newStages is n zeroed stages from p.stages (a new array when it is full; the slices
+// handed out before keep theirs).
+func (p *Policy) newStages(n int) []plan.Stage {
+	if len(p.stages)+n > cap(p.stages) {
+		p.stages = make([]plan.Stage, 0, max(2*cap(p.stages), n, 64))
+	}
+	k := len(p.stages)
+	p.stages = p.stages[:k+n]
+	out := p.stages[k : k+n : k+n]
+	clear(out)
+	return out
+}
+
 func (p *Policy) plan(ctx context.Context, v policies.View) error {
-	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3", Utilities: &p.utils})
+	p.stages = p.stages[:0]
+	prob, err := plan.Build(v, p.estimate, p.cfg.Config, plan.Options{NoReleases: p.method == "alg3", WholeFirstSlot: p.method == "alg3", Utilities: &p.utils, Workspace: &p.bufs})
 	if err != nil {
 		return fmt.Errorf("rush: %s at t=%g: %w", p.name, v.Now(), err)
 	}
 	res, err := p.reg.Solve(ctx, solve.Request{Formulation: "tas", Method: p.method, Instance: prob.Instance, Budget: p.cfg.Budget,
 		// Promises read the levels alone; the papers' hand-over maps the schedule.
-		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan})
+		LevelsOnly: p.cfg.Dispatch == plan.DispatchPlan, Workspace: &p.ws})
 	var inf *solve.Alg3InfeasibleError
 	var pr *plan.Promises
 	switch {
@@ -442,7 +465,7 @@ func (p *Policy) mapTargets(v policies.View, prob *plan.Problem, s *sched.Schedu
 		if !any {
 			continue
 		}
-		m, err := tas.MapToQueues(prob.Instance, s, tas.MappingOptions{Resource: pool, Rounding: tas.ExactVolume})
+		m, err := tas.MapToQueues(prob.Instance, s, tas.MappingOptions{Resource: pool, Rounding: tas.ExactVolume, Workspace: &p.mapWS})
 		if err != nil {
 			return err
 		}
