@@ -34,6 +34,10 @@ type layered struct {
 	// prune lets stall branches be seeded and cut (see branch): true unless the layered
 	// engine is the reference (Options.Layered), which branches as it always has.
 	prune bool
+	// oneByOne asks the oracle one saturation or keepAlone question at a time even where
+	// it can answer a layer's in one pass: the tests' reference for raiserAll and
+	// keeperAll.
+	oneByOne bool
 	// cut is the bound of the outermost stall at the current level that branches: any
 	// node under it that must leave more jobs at that level than an outcome already
 	// found is pruned (see branch).
@@ -147,16 +151,9 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 			e.stats.Pruned++
 			return nil, nil
 		}
-		for _, j := range at {
-			// One test per job of the layer: on a long horizon with thousands tied,
-			// minutes, so a cancellation is heard between them.
-			if err := e.ctx.Err(); err != nil {
-				return nil, fmt.Errorf("tas: onion peeling: %w", err)
-			}
-			nd := p.u.lastAbove(j, L)
-			if nd < p.release[j] || !e.or.raisable(d, j, nd) {
-				saturated = append(saturated, j)
-			}
+		saturated, err = e.saturated(d, at, L)
+		if err != nil {
+			return nil, err
 		}
 		if len(saturated) > 0 {
 			for _, j := range saturated {
@@ -192,6 +189,53 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		e.stats.RuleChoices++
 		resume = true
 	}
+}
+
+// saturated returns the jobs of at (the jobs at level L of deadline vector d, which the
+// oracle just found feasible) that cannot reach their next value while every other job
+// keeps d: one question per job, answered in one pass when the oracle can (raiserAll).
+func (e *layered) saturated(d, at []int, L float64) ([]int, error) {
+	p := e.p
+	var out []int
+	all, batch := e.or.(raiserAll)
+	if batch && !e.oneByOne {
+		js, nds := make([]int, 0, len(at)), make([]int, 0, len(at))
+		for _, j := range at {
+			nd := p.u.lastAbove(j, L)
+			if nd < p.release[j] {
+				continue
+			}
+			js, nds = append(js, j), append(nds, nd)
+		}
+		ok := make([]bool, len(js))
+		if err := all.raisableAll(e.ctx, d, js, nds, ok); err != nil {
+			return nil, err
+		}
+		k := 0
+		for _, j := range at {
+			if k < len(js) && js[k] == j {
+				if !ok[k] {
+					out = append(out, j)
+				}
+				k++
+				continue
+			}
+			out = append(out, j)
+		}
+		return out, nil
+	}
+	for _, j := range at {
+		// One test per job of the layer: on a long horizon with thousands tied,
+		// minutes, so a cancellation is heard between them.
+		if err := e.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("tas: onion peeling: %w", err)
+		}
+		nd := p.u.lastAbove(j, L)
+		if nd < p.release[j] || !e.or.raisable(d, j, nd) {
+			out = append(out, j)
+		}
+	}
+	return out, nil
 }
 
 // stuck is the cut's test at the entry of a stall branch, for one feasibility test
@@ -301,8 +345,25 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 			return nil // cannot happen in a stall: every job of at can rise alone
 		}
 	}
-	trial := slices.Clone(d)
 	var out []int
+	if all, ok := e.or.(keeperAll); ok && !e.oneByOne {
+		if e.ctx.Err() != nil {
+			return nil // the caller's next step reports the cancellation
+		}
+		// As many questions as one at a time would have asked, though one pass answers them.
+		e.stats.Probes += len(at)
+		yes := make([]bool, len(at))
+		if all.keepAloneAll(e.ctx, d, at, up, yes) != nil {
+			return nil
+		}
+		for k, j := range at {
+			if yes[k] {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+	trial := slices.Clone(d)
 	for _, j := range at {
 		if e.ctx.Err() != nil {
 			return nil // the caller's next step reports the cancellation

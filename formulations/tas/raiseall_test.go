@@ -1,0 +1,205 @@
+package tas
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// TestRaisableAllMatchesEDF: for a feasible deadline vector of a random instance with
+// release times (per resource on some draws) and capacities that vary by slot, the
+// one-pass answer of raisableAll to "can job j alone finish by nd?" is the whole-horizon
+// EDF run's (tryDeadline), for every job and every earlier slot from its release, asked
+// all at once in a shuffled order with repeats.
+func TestRaisableAllMatchesEDF(t *testing.T) {
+	yes, no := 0, 0
+	rapid.Check(t, func(rt *rapid.T) {
+		o := genOpts{maxJobs: 12, maxSlots: 16, maxCap: 5, maxDemand: 8, utility: "table", resources: 2,
+			release: true, varyCap: true, feasible: true}
+		in := genSpec(rt, o).instance()
+		p, err := newProblem(in)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if err := p.setResourceReleases(randomResourceReleases(rt, in)); err != nil {
+			rt.Fatal(err)
+		}
+		or := edfOracle{p: p}
+		d := make([]int, p.n)
+		for j := range d {
+			d[j] = rapid.IntRange(p.release[j], p.T).Draw(rt, "d")
+		}
+		// Move deadlines to the horizon until the vector is feasible (or every one is).
+		for j := 0; !or.feasible(d); j++ {
+			if j == p.n {
+				return // infeasible even at the horizon
+			}
+			d[j] = p.T
+		}
+		var js, nds []int
+		for j := range p.n {
+			for nd := p.release[j]; nd < d[j]; nd++ {
+				js, nds = append(js, j), append(nds, nd)
+			}
+		}
+		if len(js) == 0 {
+			return
+		}
+		idx := make([]int, len(js))
+		for k := range idx {
+			idx[k] = k
+		}
+		idx = rapid.Permutation(idx).Draw(rt, "pairs")
+		extra := rapid.IntRange(0, len(idx)).Draw(rt, "repeats")
+		idx = append(idx, idx[:extra]...)
+		qj, qn := make([]int, len(idx)), make([]int, len(idx))
+		for k, i := range idx {
+			qj[k], qn[k] = js[i], nds[i]
+		}
+		ok := make([]bool, len(idx))
+		if err := or.raisableAll(context.Background(), d, qj, qn, ok); err != nil {
+			rt.Fatal(err)
+		}
+		for k := range ok {
+			want := or.raisable(d, qj[k], qn[k])
+			if ok[k] != want {
+				rt.Fatalf("job %d from %d to %d: one pass says %v, EDF %v (d %v)\n%s", qj[k], d[qj[k]], qn[k], ok[k], want, d, describe(in))
+			}
+			if want {
+				yes++
+			} else {
+				no++
+			}
+		}
+	})
+	t.Logf("%d raisable, %d not", yes, no)
+	if yes == 0 || no == 0 {
+		t.Fatalf("%d raisable and %d not: the test does not reach both answers", yes, no)
+	}
+}
+
+// TestSaturationOnePassMatchesOneByOne: the layered engine gives the same outcome —
+// deadlines, levels, exactness and every statistic — whether a layer's saturation tests
+// and a stall's keepAlone tests are answered in one pass or one EDF run each, on
+// instances with release times whose utilities tie at floors (the stalls, branches and
+// keep rule included) and with small branch budgets.
+func TestSaturationOnePassMatchesOneByOne(t *testing.T) {
+	stalls, compared := 0, 0
+	rapid.Check(t, func(rt *rapid.T) {
+		in := genFloor(rt, 14, 12, 10)
+		for j := range in.Jobs { // the one-pass answers need release times
+			in.Jobs[j].Release = rapid.IntRange(1, max(1, in.Horizon/2)).Draw(rt, "release")
+		}
+		budget := rapid.SampledFrom([]int{-1, 2, DefaultMaxBranches}).Draw(rt, "budget")
+		fast := rapid.Bool().Draw(rt, "fast")
+		run := func(oneByOne bool) (*outcome, Stats, error) {
+			p, err := newProblem(in)
+			if err != nil {
+				rt.Fatal(err)
+			}
+			if p.hasCap {
+				return nil, Stats{}, errSkip
+			}
+			var st Stats
+			e := newLayered(context.Background(), p, edfOracle{p: p}, budget, &st)
+			e.resume, e.prune, e.oneByOne = fast, fast, oneByOne
+			p.u.cache()
+			out, err := e.run()
+			return out, st, err
+		}
+		a, sa, errA := run(false)
+		b, sb, errB := run(true)
+		if errors.Is(errA, errSkip) {
+			return
+		}
+		if fmt.Sprint(errA) != fmt.Sprint(errB) {
+			rt.Fatalf("one pass: %v; one by one: %v", errA, errB)
+		}
+		if errA != nil {
+			return
+		}
+		if !slices.Equal(a.deadline, b.deadline) || !slices.Equal(a.level, b.level) || a.exact != b.exact || sa != sb {
+			rt.Fatalf("one pass %v %v %v %+v\none by one %v %v %v %+v\n%s", a.deadline, a.level, a.exact, sa, b.deadline, b.level, b.exact, sb, describe(in))
+		}
+		compared++
+		if sa.Stalls > 0 {
+			stalls++
+		}
+	})
+	t.Logf("%d outcomes compared, %d with stalls", compared, stalls)
+	if stalls == 0 {
+		t.Fatal("no draw stalled: the test does not reach the branches")
+	}
+}
+
+var errSkip = errors.New("skip")
+
+// TestKeepAloneAllMatchesEDF: for a feasible deadline vector and a random set of jobs
+// each moved to a random earlier slot from its release, the one-pass answer of
+// keepAloneAll to "is the vector with all of them moved but job k feasible?" is a
+// whole-horizon EDF run's, for every k; per-resource releases and jobs without demand of
+// a resource included.
+func TestKeepAloneAllMatchesEDF(t *testing.T) {
+	yes, no := 0, 0
+	rapid.Check(t, func(rt *rapid.T) {
+		o := genOpts{maxJobs: 12, maxSlots: 16, maxCap: 5, maxDemand: 8, utility: "table", resources: 2,
+			release: true, varyCap: true, feasible: true}
+		in := genSpec(rt, o).instance()
+		p, err := newProblem(in)
+		if err != nil {
+			rt.Fatal(err)
+		}
+		if err := p.setResourceReleases(randomResourceReleases(rt, in)); err != nil {
+			rt.Fatal(err)
+		}
+		or := edfOracle{p: p}
+		d := make([]int, p.n)
+		for j := range d {
+			d[j] = rapid.IntRange(p.release[j], p.T).Draw(rt, "d")
+		}
+		for j := 0; !or.feasible(d); j++ {
+			if j == p.n {
+				return
+			}
+			d[j] = p.T
+		}
+		var at, up []int
+		for j := range p.n {
+			if d[j] > p.release[j] && rapid.Bool().Draw(rt, "in layer") {
+				at = append(at, j)
+				up = append(up, rapid.IntRange(p.release[j], d[j]-1).Draw(rt, "up"))
+			}
+		}
+		if len(at) == 0 {
+			return
+		}
+		ok := make([]bool, len(at))
+		if err := or.keepAloneAll(context.Background(), d, at, up, ok); err != nil {
+			rt.Fatal(err)
+		}
+		for k := range at {
+			trial := slices.Clone(d)
+			for i, j := range at {
+				trial[j] = up[i]
+			}
+			trial[at[k]] = d[at[k]]
+			want := or.feasible(trial)
+			if ok[k] != want {
+				rt.Fatalf("keeping job %d of %v (up %v, d %v): one pass says %v, EDF %v\n%s", at[k], at, up, d, ok[k], want, describe(in))
+			}
+			if want {
+				yes++
+			} else {
+				no++
+			}
+		}
+	})
+	t.Logf("%d feasible, %d not", yes, no)
+	if yes == 0 || no == 0 {
+		t.Fatalf("%d feasible and %d not: the test does not reach both answers", yes, no)
+	}
+}
