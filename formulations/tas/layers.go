@@ -559,6 +559,20 @@ func (e *layered) raiseOrder(d, at []int, L float64, reverse bool) []int {
 // At least one does (the layer stalled). It is a heuristic — it keeps few jobs at L, not
 // necessarily the right ones — and the result is marked inexact. d is clobbered.
 func (e *layered) keepRule(d, at []int, L float64) []int {
+	var keep []int
+	if all, ok := e.or.(raiserAll); ok && !e.oneByOne {
+		keep = e.keepRuleRounds(all, d, at, L)
+	} else {
+		keep = e.keepRuleOneByOne(d, at, L)
+	}
+	if len(keep) == 0 { // cannot happen in a stall; keep the dearest rather than loop
+		keep = e.raiseOrder(d, at, L, true)[:1]
+	}
+	return keep
+}
+
+// keepRuleOneByOne is keepRule's greedy with one feasibility test per job.
+func (e *layered) keepRuleOneByOne(d, at []int, L float64) []int {
 	p := e.p
 	var keep []int
 	for _, j := range e.raiseOrder(d, at, L, false) {
@@ -574,8 +588,91 @@ func (e *layered) keepRule(d, at []int, L float64) []int {
 			keep = append(keep, j)
 		}
 	}
-	if len(keep) == 0 { // cannot happen in a stall; keep the dearest rather than loop
-		keep = e.raiseOrder(d, at, L, true)[:1]
+	return keep
+}
+
+// keepRuleRounds is keepRule's greedy decided in rounds, each costing one pass of the
+// oracle's raisableAll and a few feasibility tests instead of one test per job.
+//
+// Why it keeps the same jobs. Moving deadlines earlier only removes room, so a job that
+// cannot rise against the current vector cannot at its turn either, when the vector
+// holds every raise accepted before it too: each round first drops (keeps at L) every
+// undecided job that cannot rise now. Of those that can, in order P_1, P_2, …, the first
+// rises at its turn (every job before it is decided and the vector is its turn's), and
+// so do P_1..P_m whenever they fit all together, for each P_i's turn then sees a subset
+// of them. The largest such m is found by doubling and bisection; P_{m+1} (if any) is
+// then kept, for its turn's vector is the current one with P_1..P_m raised, where it
+// does not fit.
+func (e *layered) keepRuleRounds(all raiserAll, d, at []int, L float64) []int {
+	p := e.p
+	order := e.raiseOrder(d, at, L, false)
+	e.stats.Probes += len(order) // as many questions as one at a time would ask
+	var keep, js, nds []int
+	for _, j := range order {
+		if nd := p.u.lastAbove(j, L); nd < p.release[j] {
+			keep = append(keep, j)
+		} else {
+			js, nds = append(js, j), append(nds, nd)
+		}
+	}
+	trial := make([]int, len(d))
+	// fits reports whether the first m of js rise together from d.
+	fits := func(m int) bool {
+		copy(trial, d)
+		for k := range m {
+			trial[js[k]] = nds[k]
+		}
+		return e.or.feasible(trial)
+	}
+	ok := make([]bool, len(js))
+	for len(js) > 0 {
+		if e.ctx.Err() != nil {
+			return keep // the caller's next step reports the cancellation
+		}
+		if all.raisableAll(e.ctx, d, js, nds, ok[:len(js)]) != nil {
+			return keep
+		}
+		n := 0
+		for k, j := range js {
+			if ok[k] {
+				js[n], nds[n] = j, nds[k]
+				n++
+			} else {
+				keep = append(keep, j)
+			}
+		}
+		js, nds = js[:n], nds[:n]
+		if n == 0 {
+			break
+		}
+		// The first fits alone; find the largest m ≤ n with fits(m).
+		lo, hi := 1, n+1 // fits(lo), and hi is past the end or does not fit
+		for step := 2; lo < n; step *= 2 {
+			m := min(lo+step-1, n)
+			if !fits(m) {
+				hi = m
+				break
+			}
+			lo = m
+		}
+		for hi-lo > 1 {
+			m := (lo + hi) / 2
+			if fits(m) {
+				lo = m
+			} else {
+				hi = m
+			}
+		}
+		for k := range lo {
+			d[js[k]] = nds[k]
+		}
+		rest := lo
+		if lo < n {
+			keep = append(keep, js[lo])
+			rest++
+		}
+		js, nds = js[rest:], nds[rest:]
+		// feasible(d) must hold for raisableAll's next pass: it does, d is fits(lo)'s.
 	}
 	return keep
 }

@@ -83,12 +83,13 @@ func TestRaisableAllMatchesEDF(t *testing.T) {
 }
 
 // TestSaturationOnePassMatchesOneByOne: the layered engine gives the same outcome —
-// deadlines, levels, exactness and every statistic — whether a layer's saturation tests
-// and a stall's keepAlone tests are answered in one pass or one EDF run each, on
-// instances with release times whose utilities tie at floors (the stalls, branches and
-// keep rule included) and with small branch budgets.
+// deadlines, levels, exactness and every statistic — whether a layer's saturation
+// tests, a stall's keepAlone tests and the keep rule's are answered in one pass (in
+// rounds, for the keep rule) or by one EDF run each, on instances with release times
+// whose utilities tie at floors (stalls, branches and the keep rule included) and with
+// small branch budgets.
 func TestSaturationOnePassMatchesOneByOne(t *testing.T) {
-	stalls, compared := 0, 0
+	stalls, compared, rules := 0, 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		in := genFloor(rt, 14, 12, 10)
 		for j := range in.Jobs { // the one-pass answers need release times
@@ -129,10 +130,13 @@ func TestSaturationOnePassMatchesOneByOne(t *testing.T) {
 		if sa.Stalls > 0 {
 			stalls++
 		}
+		if sa.RuleChoices > 0 {
+			rules++
+		}
 	})
-	t.Logf("%d outcomes compared, %d with stalls", compared, stalls)
-	if stalls == 0 {
-		t.Fatal("no draw stalled: the test does not reach the branches")
+	t.Logf("%d outcomes compared, %d with stalls, %d decided by the keep rule", compared, stalls, rules)
+	if stalls == 0 || rules == 0 {
+		t.Fatal("no draw stalled or used the keep rule: the test does not reach the branches")
 	}
 }
 
