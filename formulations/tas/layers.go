@@ -38,6 +38,9 @@ type layered struct {
 	// it can answer a layer's in one pass: the tests' reference for raiserAll and
 	// keeperAll.
 	oneByOne bool
+	// above[j] = lastAbove(j, aboveLevel), kept for stuck.
+	above      []int
+	aboveLevel float64
 	// cut is the bound of the outermost stall at the current level that branches: any
 	// node under it that must leave more jobs at that level than an outcome already
 	// found is pruned (see branch).
@@ -248,9 +251,17 @@ func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64) bo
 		return false
 	}
 	p := e.p
+	// Every branch under the cut asks at the same level: each job's slot there is looked
+	// up once (a binary search over its utility), not once per branch.
+	if e.above == nil || e.aboveLevel != lo {
+		e.above, e.aboveLevel = make([]int, p.n), lo
+		for j := range e.above {
+			e.above[j] = p.u.lastAbove(j, lo)
+		}
+	}
 	d := slices.Clone(fixed)
 	for _, j := range free {
-		d[j] = p.u.lastAbove(j, lo)
+		d[j] = e.above[j]
 		if d[j] < p.release[j] {
 			return true
 		}
