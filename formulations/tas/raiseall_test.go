@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/coraopt/coraopt/sched"
 )
 
 // TestRaisableAllMatchesEDF: for a feasible deadline vector of a random instance with
@@ -205,5 +209,76 @@ func TestKeepAloneAllMatchesEDF(t *testing.T) {
 	t.Logf("%d feasible, %d not", yes, no)
 	if yes == 0 || no == 0 {
 		t.Fatalf("%d feasible and %d not: the test does not reach both answers", yes, no)
+	}
+}
+
+// traceInstance is a deterministic instance shaped like a parallel-job trace scaled to
+// 90% load (scripts/swf-nasa-like.sh's shape in slots): 128 units per slot, jobs of
+// 1–128 units per slot (powers of two, most small) for a heavy-tailed 1–60 slots,
+// released one after another at the gaps that load needs, each worth 1 up to three times
+// its runtime after its release and 0 after: step utilities that tie at 0 for real.
+func traceInstance(n int, seed uint64) *sched.Instance {
+	rng := rand.New(rand.NewPCG(seed, 33))
+	shares := []float64{0.42, 0.55, 0.66, 0.76, 0.85, 0.92, 0.97, 1}
+	var s spec
+	type job struct{ size, run int }
+	jobs := make([]job, n)
+	work := 0
+	for j := range jobs {
+		v, k := rng.Float64(), 0
+		for k < 7 && v > shares[k] {
+			k++
+		}
+		run := min(600, 1+int(math.Exp(1.5+1.5*rng.NormFloat64())))
+		jobs[j] = job{size: 1 << k, run: run}
+		work += jobs[j].size * jobs[j].run
+	}
+	gap := float64(work) / float64(n) / (128 * 0.9)
+	at := 1.0
+	s.release = make([]int, n)
+	for j, jb := range jobs {
+		at += gap * rng.ExpFloat64()
+		s.release[j] = int(at)
+		s.demand = append(s.demand, []int{jb.size * jb.run})
+		s.util = append(s.util, sched.Step{Value: 1, Deadline: float64(s.release[j] + 2*jb.run)})
+	}
+	s.caps = constCaps(int(at)+work/128+100, 128)
+	return s.instance()
+}
+
+// BenchmarkTraceTies times the bound's onion peeling on traceInstance, where the sweep
+// hands the genuine ties at 0 to the layered engine, with the layered engine's questions
+// answered in one pass (raiseall.go) and one EDF run each (the reference), in the same
+// run: compare the two ns/op of one N.
+func BenchmarkTraceTies(b *testing.B) {
+	for _, n := range []int{500, 1000} {
+		in := traceInstance(n, 1)
+		for _, oneByOne := range []bool{false, true} {
+			b.Run(fmt.Sprintf("N=%d/oneByOne=%v", n, oneByOne), func(b *testing.B) {
+				var st Stats
+				var out *outcome
+				for b.Loop() {
+					p, err := newProblem(in)
+					if err != nil {
+						b.Fatal(err)
+					}
+					p.oneByOne = oneByOne
+					st = Stats{}
+					if out, err = peel(context.Background(), p, DefaultMaxBranches, false, &st); err != nil {
+						b.Fatal(err)
+					}
+				}
+				zeros := 0
+				for _, v := range out.level {
+					if v == 0 {
+						zeros++
+					}
+				}
+				b.ReportMetric(float64(zeros), "at-0")
+				b.ReportMetric(float64(st.Branches), "branches")
+				b.ReportMetric(float64(st.Stalls), "stalls")
+				b.ReportMetric(float64(in.Horizon), "slots")
+			})
+		}
 	}
 }
