@@ -636,13 +636,29 @@ func (e *layered) keepRuleRounds(all raiserAll, d, at []int, L float64) []int {
 		return e.or.feasible(trial)
 	}
 	ok := make([]bool, len(js))
+	// A round costs a pass over every slot; where rounds decide only a job or two, the
+	// next jobs are offered one test each (the same greedy, so the same answer), which
+	// bounds the cost at about keepRuleOneByOne's one test per job.
+	slow := 0
 	for len(js) > 0 {
 		if e.ctx.Err() != nil {
 			return keep // the caller's next step reports the cancellation
 		}
+		if slow > 0 {
+			slow--
+			j, old := js[0], d[js[0]]
+			d[j] = nds[0]
+			if !e.or.feasible(d) {
+				d[j] = old
+				keep = append(keep, j)
+			}
+			js, nds = js[1:], nds[1:]
+			continue
+		}
 		if all.raisableAll(e.ctx, d, js, nds, ok[:len(js)]) != nil {
 			return keep
 		}
+		before := len(js)
 		n := 0
 		for k, j := range js {
 			if ok[k] {
@@ -683,6 +699,9 @@ func (e *layered) keepRuleRounds(all raiserAll, d, at []int, L float64) []int {
 			rest++
 		}
 		js, nds = js[rest:], nds[rest:]
+		if before-len(js) < 4 {
+			slow = 16
+		}
 		// feasible(d) must hold for raisableAll's next pass: it does, d is fits(lo)'s.
 	}
 	return keep
