@@ -26,14 +26,16 @@ type problem struct {
 	// resRel[j][r] is the first slot job j may use resource r (Options.ResourceRelease);
 	// nil when every resource opens at the job's release.
 	resRel [][]int
-	// oneByOne makes the layered engine ask its oracle one question at a time (tests
-	// and benchmarks only: the reference for the one-pass answers, raiseall.go).
 	// relByR[r] and relOrder[r]: every job's first slot of resource r and the jobs in
 	// that order, filled by releaseOrder.
 	relByR, relOrder [][]int
-	oneByOne         bool
-	maxPar           []int64 // per-slot cap of any one resource; 0 = none
-	u                *utilities
+	// oneByOne makes the layered engine ask its oracle one question at a time (tests
+	// and benchmarks only: the reference for the one-pass answers, raiseall.go).
+	oneByOne bool
+	// windows: the one-pass questions' arrays (raiseall.go), allocated on first use.
+	windows *windowScratch
+	maxPar  []int64 // per-slot cap of any one resource; 0 = none
+	u       *utilities
 	// logs is true when u holds the underflow keys (useUnderflowLogs); the levels the
 	// caller sees are then U_j itself, from values.
 	logs   bool

@@ -3,7 +3,6 @@ package tas
 import (
 	"context"
 	"fmt"
-	"slices"
 )
 
 // raiserAll is implemented by an oracle that can answer many raisable questions about
@@ -42,14 +41,8 @@ func (o edfOracle) raisableAll(ctx context.Context, d, js, nds []int, ok []bool)
 		ok[k] = true
 	}
 	T := p.T
-	var t histTree
-	due := make([]int64, T+2)
-	// byRel[a] lists the jobs released at a (per resource), as counts and one array.
-	start := make([]int, T+2)
-	order := make([]int, p.n)
-	qStart := make([]int, T+2)
-	qOrder := make([]int, len(js))
-	init := make([]int64, T+1)
+	w := p.windowScratch(len(js))
+	t, due, start, order, qStart, qOrder, init, fill := &w.t, w.due, w.start, w.order, w.qStart, w.qOrder, w.init, w.fill
 	for r := range p.R {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("tas: onion peeling: %w", err)
@@ -75,7 +68,6 @@ func (o edfOracle) raisableAll(ctx context.Context, d, js, nds []int, ok []bool)
 			start[a] += start[a-1]
 			qStart[a] += qStart[a-1]
 		}
-		fill := make([]int, T+2)
 		copy(fill, start)
 		for j := range p.n {
 			a := p.relOf(j, r)
@@ -118,6 +110,31 @@ func (o edfOracle) raisableAll(ctx context.Context, d, js, nds []int, ok []bool)
 		}
 	}
 	return nil
+}
+
+// windowScratch holds the arrays of one pass (raisableAll, keepAloneAll), allocated once
+// per problem and reused: a stalled layer makes thousands of passes.
+type windowScratch struct {
+	t                                  histTree
+	due, init                          []int64
+	start, order, qStart, qOrder, fill []int
+	raised                             []int
+}
+
+// windowScratch returns the problem's pass arrays, sized for q questions.
+func (p *problem) windowScratch(q int) *windowScratch {
+	w := p.windows
+	if w == nil {
+		T := p.T
+		w = &windowScratch{due: make([]int64, T+2), init: make([]int64, T+1), start: make([]int, T+2),
+			order: make([]int, p.n), qStart: make([]int, T+2), fill: make([]int, T+2)}
+		p.windows = w
+	}
+	if cap(w.qOrder) < q {
+		w.qOrder = make([]int, q)
+	}
+	w.qOrder = w.qOrder[:q]
+	return w
 }
 
 // histTree is a segment tree over int64 values with range addition and range minimum
@@ -248,18 +265,14 @@ func (o edfOracle) keepAloneAll(ctx context.Context, d, at, up []int, ok []bool)
 		ok[k] = true
 	}
 	T := p.T
-	var t histTree
-	raised := slices.Clone(d)
+	w := p.windowScratch(len(at))
+	t, due, start, order, qStart, qOrder, init, fill := &w.t, w.due, w.start, w.order, w.qStart, w.qOrder, w.init, w.fill
+	raised := append(w.raised[:0], d...)
+	w.raised = raised
 	for k, j := range at {
 		raised[j] = up[k]
 	}
-	due := make([]int64, T+2)
-	start := make([]int, T+2)
-	order := make([]int, p.n)
-	qStart := make([]int, T+2)
-	qOrder := make([]int, len(at))
-	init := make([]int64, T+1)
-	hist := make([]int64, T)
+	hist := init[1:] // init is read only by build, before the sweep
 	for r := range p.R {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("tas: onion peeling: %w", err)
@@ -280,7 +293,6 @@ func (o edfOracle) keepAloneAll(ctx context.Context, d, at, up []int, ok []bool)
 			start[a] += start[a-1]
 			qStart[a] += qStart[a-1]
 		}
-		fill := make([]int, T+2)
 		copy(fill, start)
 		for j := range p.n {
 			a := p.relOf(j, r)
