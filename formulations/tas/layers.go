@@ -35,9 +35,12 @@ type layered struct {
 	// engine is the reference (Options.Layered), which branches as it always has.
 	prune bool
 	// oneByOne asks the oracle one saturation or keepAlone question at a time even where
-	// it can answer a layer's in one pass: the tests' reference for raiserAll and
-	// keeperAll.
+	// it can answer a layer's in one pass, and stuck's question even where keepAlone
+	// answered it: the tests' reference for raiserAll, keeperAll and stuck's known.
 	oneByOne bool
+	// entry is keepAlone's answer for the vector stuck tests first in the branch solve is
+	// starting (see stuck); solve takes it and resets it to 0, unknown.
+	entry int8
 	// above[j] = lastAbove(j, aboveLevel), kept for stuck.
 	above      []int
 	aboveLevel float64
@@ -98,6 +101,9 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 	free := make([]int, 0, p.n)
 	// A branch starts right after its stall was decided: the sweep may take it from here.
 	resume := e.depth > 0
+	// What the stall's keepAlone already found about the vector stuck tests first.
+	entry := e.entry
+	e.entry = 0
 	for {
 		if err := e.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
@@ -116,10 +122,11 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		if len(free) == 0 {
 			return &outcome{deadline: fixed, level: level, exact: exact}, nil
 		}
-		if resume && e.stuck(fixed, level, free, lo) {
+		if resume && e.stuck(fixed, level, free, lo, entry) {
 			e.stats.Pruned++
 			return nil, nil
 		}
+		entry = 0
 		if resume {
 			resume = false
 			out, err := e.sweepRest(fixed, level)
@@ -170,16 +177,23 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		// stays, and it is one of those: with a single such job the layer is decided;
 		// with several, only they are branched on.
 		candidates := at
+		// Keeping a job of candidates leaves, at the branch's entry, exactly keepAlone's
+		// trial for it (see stuck): feasible for every one when some qualified, for none
+		// otherwise.
+		var known int8 = -1
 		if alone := e.keepAlone(d, at, L); len(alone) == 1 {
 			fixed[alone[0]], level[alone[0]] = d[alone[0]], L
 			e.stats.Decided++
 			resume = true
 			continue
 		} else if len(alone) > 1 {
-			candidates = alone
+			candidates, known = alone, 1
+		}
+		if e.ctx.Err() != nil {
+			known = 0 // keepAlone stopped early: its answers are not all in
 		}
 		if e.maxBranches >= 0 && e.branches < e.maxBranches {
-			out, err := e.branch(fixed, level, d, at, candidates, L, exact)
+			out, err := e.branch(fixed, level, d, at, candidates, L, exact, known)
 			if err == nil && e.depth == 0 {
 				p.report(p.n, e.branches, "layers") // the best branch settles every job
 			}
@@ -245,7 +259,14 @@ func (e *layered) saturated(d, at []int, L float64) ([]int, error) {
 // instead of a level search: true when the jobs fixed at the cut's level, with one
 // more, exceed the cut, and the free jobs cannot all rise above lo (the branch's level,
 // the cut's), so their max-min is lo and one more of them ends there.
-func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64) bool {
+//
+// known, when not 0, is that test's answer found already (1 feasible, −1 not): at the
+// entry of the branch that keeps job j of a stalled layer at lo, the fixed jobs hold
+// their deadlines, j its deadline at lo, and every other free job — the rest of the
+// layer, and the jobs above it, whose last slot at lo or above is their last slot above
+// lo — its last slot above lo: the vector keepAlone tested for j. The test is counted
+// in Stats.Probes either way.
+func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64, known int8) bool {
 	c := e.cut
 	if c == nil || e.depth == 0 || lo != c.level || countAt(level, fixed, lo)+1 <= c.count {
 		return false
@@ -267,6 +288,9 @@ func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64) bo
 		}
 	}
 	e.stats.Probes++
+	if known != 0 && !e.oneByOne {
+		return known < 0
+	}
 	return !e.or.feasible(d)
 }
 
@@ -409,7 +433,7 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 // that could have beaten it (its count is within the cut). When the budget lasts, the
 // owner's answer is the exact best over every choice, as without pruning; when it runs
 // out, the seed bounds the answer from below, so it is never worse than the keep rule's.
-func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, L float64, exact bool) (*outcome, error) {
+func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, L float64, exact bool, known int8) (*outcome, error) {
 	var best *outcome
 	var bestSorted []float64
 	if e.prune && (e.cut == nil || e.cut.level != L) {
@@ -428,7 +452,7 @@ func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, 
 				exact = false
 				break
 			}
-			out, err := e.tryKeep(fixed, level, d, j, L)
+			out, err := e.tryKeep(fixed, level, d, j, L, known)
 			if err != nil {
 				return nil, err
 			}
@@ -448,7 +472,7 @@ func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, 
 			exact = false
 			break
 		}
-		out, err := e.tryKeep(fixed, level, d, j, L)
+		out, err := e.tryKeep(fixed, level, d, j, L, known)
 		if err != nil {
 			return nil, err
 		}
@@ -472,7 +496,7 @@ func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, 
 
 // tryKeep solves the branch that keeps job j at level L (memoized on the fixed set);
 // nil when a cut prunes it.
-func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float64) (*outcome, error) {
+func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float64, known int8) (*outcome, error) {
 	e.branches++
 	e.stats.Branches++
 	f2, l2 := slices.Clone(fixed), slices.Clone(level)
@@ -485,6 +509,7 @@ func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float6
 		return nil, nil // pruned under this cut before: its count only falls
 	}
 	e.depth++
+	e.entry = known
 	out, err := e.solve(f2, l2, L)
 	e.depth--
 	switch {

@@ -89,11 +89,12 @@ func TestRaisableAllMatchesEDF(t *testing.T) {
 // TestSaturationOnePassMatchesOneByOne: the layered engine gives the same outcome —
 // deadlines, levels, exactness and every statistic — whether a layer's saturation
 // tests, a stall's keepAlone tests and the keep rule's are answered in one pass (in
-// rounds, for the keep rule) or by one EDF run each, on instances with release times
+// rounds, for the keep rule) and a stall branch's entry test by keepAlone's answer, or
+// all by one EDF run each, on instances with release times
 // whose utilities tie at floors (stalls, branches and the keep rule included) and with
 // small branch budgets.
 func TestSaturationOnePassMatchesOneByOne(t *testing.T) {
-	stalls, compared, rules := 0, 0, 0
+	stalls, compared, rules, pruned := 0, 0, 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
 		in := genFloor(rt, 14, 12, 10)
 		for j := range in.Jobs { // the one-pass answers need release times
@@ -137,14 +138,51 @@ func TestSaturationOnePassMatchesOneByOne(t *testing.T) {
 		if sa.RuleChoices > 0 {
 			rules++
 		}
+		if sa.Pruned > 0 {
+			pruned++
+		}
 	})
-	t.Logf("%d outcomes compared, %d with stalls, %d decided by the keep rule", compared, stalls, rules)
+	t.Logf("%d outcomes compared, %d with stalls, %d decided by the keep rule, %d with pruned branches", compared, stalls, rules, pruned)
 	if stalls == 0 || rules == 0 {
 		t.Fatal("no draw stalled or used the keep rule: the test does not reach the branches")
 	}
 }
 
 var errSkip = errors.New("skip")
+
+// TestOnePassMatchesOneByOneOnFloorInstances: the same comparison on floorInstance (RDS
+// ties at the rds family's shape, release times, two resources) at sizes whose stalls
+// branch, prune (stuck's test answered by keepAlone) and run out of budget.
+func TestOnePassMatchesOneByOneOnFloorInstances(t *testing.T) {
+	pruned := 0
+	for _, n := range []int{20, 30, 40} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			in := floorInstance(n, seed)
+			run := func(oneByOne bool) (*outcome, Stats) {
+				p, err := newProblem(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.oneByOne = oneByOne
+				var st Stats
+				out, err := peel(context.Background(), p, 200, false, &st)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out, st
+			}
+			a, sa := run(false)
+			b, sb := run(true)
+			if !slices.Equal(a.deadline, b.deadline) || !slices.Equal(a.level, b.level) || a.exact != b.exact || sa != sb {
+				t.Fatalf("n %d seed %d: one pass %v %v %v %+v\none by one %v %v %v %+v", n, seed, a.deadline, a.level, a.exact, sa, b.deadline, b.level, b.exact, sb)
+			}
+			pruned += sa.Pruned
+		}
+	}
+	if pruned == 0 {
+		t.Fatal("no branch was pruned: stuck's known answers are not reached")
+	}
+}
 
 // TestKeepAloneAllMatchesEDF: for a feasible deadline vector and a random set of jobs
 // each moved to a random earlier slot from its release, the one-pass answer of
