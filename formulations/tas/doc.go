@@ -69,8 +69,10 @@
 // question is a rectangle minimum of the window slacks, and sweeping the window's start
 // with a segment tree that keeps each end's historic minimum answers them all in
 // O((n + T) log T) per resource (raiseall.go has the proofs; the keep rule, whose offers
-// depend on the earlier ones, is decided in rounds of such passes). The answers are the
-// EDF runs', so the engine's result and Stats are unchanged.
+// depend on the earlier ones, is decided in rounds of such passes). A stall branch's
+// entry test (the cut's, below) is the keepAlone trial of the job the branch keeps, so
+// it takes that answer. The answers are the EDF runs', so the engine's result and Stats
+// are unchanged.
 //
 // # The backward sweep (no caps; with or without release times)
 //
