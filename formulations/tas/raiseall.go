@@ -40,85 +40,103 @@ func (o edfOracle) raisableAll(ctx context.Context, d, js, nds []int, ok []bool)
 	for k := range ok {
 		ok[k] = true
 	}
-	T := p.T
 	w := p.windowScratch(len(js))
-	t, due, start, order, qStart, qOrder, init, fill := &w.t, w.due, w.start, w.order, w.qStart, w.qOrder, w.init, w.fill
 	for r := range p.R {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("tas: onion peeling: %w", err)
 		}
-		clear(due)
-		clear(start)
-		clear(qStart)
 		asked := false
 		for k, j := range js {
+			w.ask[k] = -1
 			if ok[k] && p.eta[j][r] > 0 {
-				qStart[p.relOf(j, r)+1]++
-				asked = true
+				w.ask[k], asked = j, true
 			}
 		}
 		if !asked {
 			continue
 		}
-		for j := range p.n {
-			due[d[j]] += p.eta[j][r]
-			start[p.relOf(j, r)+1]++
-		}
-		for a := 1; a <= T+1; a++ {
-			start[a] += start[a-1]
-			qStart[a] += qStart[a-1]
-		}
-		copy(fill, start)
-		for j := range p.n {
-			a := p.relOf(j, r)
-			order[fill[a]] = j
-			fill[a]++
-		}
-		copy(fill, qStart)
-		for k, j := range js {
-			if ok[k] && p.eta[j][r] > 0 {
-				a := p.relOf(j, r)
-				qOrder[fill[a]] = k
-				fill[a]++
-			}
-		}
-		// f(1, b) = C_1 + … + C_b − Σ_{d_k ≤ b} η_k: every job is released at 1 or later.
-		var sum int64
-		for b := 1; b <= T; b++ {
-			sum += due[b]
-			init[b] = p.prefix[r][b] - sum
-		}
-		t.build(init[1:])
-		for a := 1; a <= T; a++ {
-			for _, k := range qOrder[qStart[a]:qStart[a+1]] {
+		p.sweepWindows(w, r, d, func(a int, ks []int) {
+			for _, k := range ks {
 				j := js[k]
-				if t.min(nds[k]-1, d[j]-2) < p.eta[j][r] {
+				if w.t.min(nds[k]-1, d[j]-2) < p.eta[j][r] {
 					ok[k] = false
 				}
 			}
-			if a == T {
-				break
-			}
-			for _, j := range order[start[a]:start[a+1]] {
-				if e := p.eta[j][r]; e > 0 {
-					t.add(d[j]-1, T-1, e)
-				}
-			}
-			if c := p.cap[r][a-1]; c != 0 {
-				t.add(a, T-1, -c)
-			}
-		}
+		})
 	}
 	return nil
+}
+
+// sweepWindows runs the sweep of resource r for deadline vector d: a segment tree over
+// the window ends b holds the slacks f(a, b) as the window start a goes from 1 to T
+// (entry b−1 is b), each entry keeping its historic minimum. At each a, before the
+// tree moves on to a+1, visit is called with the questions k whose job w.ask[k] (−1:
+// none) is released at a on r.
+func (p *problem) sweepWindows(w *windowScratch, r int, d []int, visit func(a int, ks []int)) {
+	T := p.T
+	t, due, start, order, qStart, qOrder, init, fill := &w.t, w.due, w.start, w.order, w.qStart, w.qOrder, w.init, w.fill
+	clear(due)
+	clear(start)
+	clear(qStart)
+	for j := range p.n {
+		due[d[j]] += p.eta[j][r]
+		start[p.relOf(j, r)+1]++
+	}
+	for _, j := range w.ask {
+		if j >= 0 {
+			qStart[p.relOf(j, r)+1]++
+		}
+	}
+	for a := 1; a <= T+1; a++ {
+		start[a] += start[a-1]
+		qStart[a] += qStart[a-1]
+	}
+	// The jobs and the questions bucketed by release: order[start[a]:start[a+1]] are
+	// released at a, and so are the questions qOrder[qStart[a]:qStart[a+1]].
+	copy(fill, start)
+	for j := range p.n {
+		a := p.relOf(j, r)
+		order[fill[a]] = j
+		fill[a]++
+	}
+	copy(fill, qStart)
+	for k, j := range w.ask {
+		if j >= 0 {
+			a := p.relOf(j, r)
+			qOrder[fill[a]] = k
+			fill[a]++
+		}
+	}
+	// f(1, b) = C_1 + … + C_b − Σ_{d_k ≤ b} η_k: every job is released at 1 or later.
+	var sum int64
+	for b := 1; b <= T; b++ {
+		sum += due[b]
+		init[b] = p.prefix[r][b] - sum
+	}
+	t.build(init[1:])
+	for a := 1; a <= T; a++ {
+		visit(a, qOrder[qStart[a]:qStart[a+1]])
+		if a == T {
+			break
+		}
+		for _, j := range order[start[a]:start[a+1]] {
+			if e := p.eta[j][r]; e > 0 {
+				t.add(d[j]-1, T-1, e)
+			}
+		}
+		if c := p.cap[r][a-1]; c != 0 {
+			t.add(a, T-1, -c)
+		}
+	}
 }
 
 // windowScratch holds the arrays of one pass (raisableAll, keepAloneAll), allocated once
 // per problem and reused: a stalled layer makes thousands of passes.
 type windowScratch struct {
 	t                                  histTree
-	due, init                          []int64
+	due, init, hist                    []int64
 	start, order, qStart, qOrder, fill []int
-	raised                             []int
+	ask, raised                        []int
 }
 
 // windowScratch returns the problem's pass arrays, sized for q questions.
@@ -126,14 +144,14 @@ func (p *problem) windowScratch(q int) *windowScratch {
 	w := p.windows
 	if w == nil {
 		T := p.T
-		w = &windowScratch{due: make([]int64, T+2), init: make([]int64, T+1), start: make([]int, T+2),
-			order: make([]int, p.n), qStart: make([]int, T+2), fill: make([]int, T+2)}
+		w = &windowScratch{due: make([]int64, T+2), init: make([]int64, T+1), hist: make([]int64, T),
+			start: make([]int, T+2), order: make([]int, p.n), qStart: make([]int, T+2), fill: make([]int, T+2)}
 		p.windows = w
 	}
 	if cap(w.qOrder) < q {
-		w.qOrder = make([]int, q)
+		w.qOrder, w.ask = make([]int, q), make([]int, q)
 	}
-	w.qOrder = w.qOrder[:q]
+	w.qOrder, w.ask = w.qOrder[:q], w.ask[:q]
 	return w
 }
 
@@ -266,80 +284,38 @@ func (o edfOracle) keepAloneAll(ctx context.Context, d, at, up []int, ok []bool)
 	}
 	T := p.T
 	w := p.windowScratch(len(at))
-	t, due, start, order, qStart, qOrder, init, fill := &w.t, w.due, w.start, w.order, w.qStart, w.qOrder, w.init, w.fill
 	raised := append(w.raised[:0], d...)
 	w.raised = raised
 	for k, j := range at {
 		raised[j] = up[k]
 	}
-	hist := init[1:] // init is read only by build, before the sweep
+	hist := w.hist
 	for r := range p.R {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("tas: onion peeling: %w", err)
 		}
-		clear(due)
-		clear(start)
-		clear(qStart)
-		for j := range p.n {
-			due[raised[j]] += p.eta[j][r]
-			start[p.relOf(j, r)+1]++
-		}
-		for _, j := range at {
-			if p.eta[j][r] > 0 {
-				qStart[p.relOf(j, r)+1]++
-			}
-		}
-		for a := 1; a <= T+1; a++ {
-			start[a] += start[a-1]
-			qStart[a] += qStart[a-1]
-		}
-		copy(fill, start)
-		for j := range p.n {
-			a := p.relOf(j, r)
-			order[fill[a]] = j
-			fill[a]++
-		}
-		copy(fill, qStart)
 		for k, j := range at {
+			w.ask[k] = -1
 			if p.eta[j][r] > 0 {
-				a := p.relOf(j, r)
-				qOrder[fill[a]] = k
-				fill[a]++
+				w.ask[k] = j
 			}
 		}
-		var sum int64
-		for b := 1; b <= T; b++ {
-			sum += due[b]
-			init[b] = p.prefix[r][b] - sum
-		}
-		t.build(init[1:])
 		lastRow := 0 // the largest a of a violated window, 0: none
-		for a := 1; a <= T; a++ {
-			if t.cur(a-1, T-1) < 0 {
+		p.sweepWindows(w, r, raised, func(a int, ks []int) {
+			if w.t.cur(a-1, T-1) < 0 {
 				lastRow = a
 			}
-			for _, k := range qOrder[qStart[a]:qStart[a+1]] {
+			for _, k := range ks {
 				j := at[k]
-				if t.min(up[k]-1, d[j]-2) < -p.eta[j][r] {
+				if w.t.min(up[k]-1, d[j]-2) < -p.eta[j][r] {
 					ok[k] = false
 				}
 			}
-			if a == T {
-				break
-			}
-			for _, j := range order[start[a]:start[a+1]] {
-				if e := p.eta[j][r]; e > 0 {
-					t.add(raised[j]-1, T-1, e)
-				}
-			}
-			if c := p.cap[r][a-1]; c != 0 {
-				t.add(a, T-1, -c)
-			}
-		}
+		})
 		if lastRow == 0 {
 			continue
 		}
-		t.leaves(hist)
+		w.t.leaves(hist)
 		lo, hi := -1, -1 // least and largest b of a violated window
 		for i, h := range hist {
 			if h < 0 {
