@@ -61,6 +61,19 @@
 // the n deadlines of each probe). OnionPeel runs it only as the reference
 // (Options.Layered) and where the faster engines hand over; Stats says which ran.
 //
+// With release times and no caps (the edf oracle) the questions that come many at a time
+// about one deadline vector — a layer's saturation tests, a stall's keepAlone tests, the
+// keep rule's offers — are not answered by one EDF simulation each but in one pass over
+// Horn's windows: moving one job's deadline earlier adds its demand to a rectangle of
+// windows (releases up to its own, ends between its old and new deadline), so each
+// question is a rectangle minimum of the window slacks, and sweeping the window's start
+// with a segment tree that keeps each end's historic minimum answers them all in
+// O((n + T) log T) per resource (raiseall.go has the proofs; the keep rule, whose offers
+// depend on the earlier ones, is decided in rounds of such passes). A stall branch's
+// entry test (the cut's, below) is the keepAlone trial of the job the branch keeps, so
+// it takes that answer. The answers are the EDF runs', so the engine's result and Stats
+// are unchanged.
+//
 // # The backward sweep (no caps; with or without release times)
 //
 // The sweep (sweep.go) computes the same peeling in one pass over the slot boundaries

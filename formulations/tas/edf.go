@@ -2,7 +2,6 @@ package tas
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"slices"
 
@@ -172,28 +171,21 @@ func (p *problem) fillSlots(s *sched.Schedule, d []int) *Violation {
 // every grant. It stops at the end of the first slot t where the first job in that order
 // still needs units and is due (due[j] ≤ t), and returns that job, or −1.
 func (p *problem) serveSlots(r int, key, due []int, rem []int64, grant func(j, t int, x int64)) int {
-	rel := p.release
-	if p.resRel != nil {
-		rel = make([]int, p.n)
-		for j := range rel {
-			rel[j] = p.relOf(j, r)
-		}
-	}
-	byRelease := edfOrder(rel)
-	h := &jobHeap{d: key}
+	rel, byRelease := p.releaseOrder(r)
+	h := &jobHeap{d: key, idx: make([]int, 0, 64)}
 	next := 0
 	var carry []int
 	for t := 1; t <= p.T; t++ {
 		for next < p.n && rel[byRelease[next]] <= t {
 			if j := byRelease[next]; rem[j] > 0 {
-				heap.Push(h, j)
+				h.push(j)
 			}
 			next++
 		}
 		left := p.cap[r][t-1]
 		carry = carry[:0]
 		for left > 0 && h.Len() > 0 {
-			j := heap.Pop(h).(int)
+			j := h.pop()
 			give := min(rem[j], left)
 			if p.maxPar[j] > 0 {
 				give = min(give, p.maxPar[j])
@@ -206,7 +198,7 @@ func (p *problem) serveSlots(r int, key, due []int, rem []int64, grant func(j, t
 			}
 		}
 		for _, j := range carry {
-			heap.Push(h, j)
+			h.push(j)
 		}
 		if h.Len() > 0 {
 			if j := h.idx[0]; due[j] <= t {
@@ -217,24 +209,75 @@ func (p *problem) serveSlots(r int, key, due []int, rem []int64, grant func(j, t
 	return -1
 }
 
-// jobHeap orders job indices by deadline, ties by index.
+// releaseOrder returns the first slot of resource r of every job and the jobs sorted by
+// it (ties by index), computed once per problem: every EDF run of the layered engine
+// needs them and they never change.
+func (p *problem) releaseOrder(r int) (rel, order []int) {
+	if p.relOrder == nil {
+		p.relOrder = make([][]int, p.R)
+		p.relByR = make([][]int, p.R)
+	}
+	if p.relOrder[r] == nil {
+		rel := p.release
+		if p.resRel != nil {
+			rel = make([]int, p.n)
+			for j := range rel {
+				rel[j] = p.relOf(j, r)
+			}
+		}
+		p.relByR[r], p.relOrder[r] = rel, edfOrder(rel)
+	}
+	return p.relByR[r], p.relOrder[r]
+}
+
+// jobHeap orders job indices by deadline, ties by index: a strict order, so the jobs
+// come out in the same sequence however the heap is laid out. Typed rather than through
+// container/heap, whose boxing of every index was a fifth of an EDF run.
 type jobHeap struct {
 	idx []int
 	d   []int
 }
 
 func (h *jobHeap) Len() int { return len(h.idx) }
-func (h *jobHeap) Less(a, b int) bool {
+
+func (h *jobHeap) less(a, b int) bool {
 	ja, jb := h.idx[a], h.idx[b]
 	if h.d[ja] != h.d[jb] {
 		return h.d[ja] < h.d[jb]
 	}
 	return ja < jb
 }
-func (h *jobHeap) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
-func (h *jobHeap) Push(x any)    { h.idx = append(h.idx, x.(int)) }
-func (h *jobHeap) Pop() any {
-	x := h.idx[len(h.idx)-1]
-	h.idx = h.idx[:len(h.idx)-1]
-	return x
+
+func (h *jobHeap) push(j int) {
+	h.idx = append(h.idx, j)
+	for i := len(h.idx) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !h.less(i, parent) {
+			break
+		}
+		h.idx[i], h.idx[parent] = h.idx[parent], h.idx[i]
+		i = parent
+	}
+}
+
+func (h *jobHeap) pop() int {
+	top := h.idx[0]
+	last := len(h.idx) - 1
+	h.idx[0] = h.idx[last]
+	h.idx = h.idx[:last]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= last {
+			break
+		}
+		if c+1 < last && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			break
+		}
+		h.idx[i], h.idx[c] = h.idx[c], h.idx[i]
+		i = c
+	}
+	return top
 }

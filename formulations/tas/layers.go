@@ -34,6 +34,16 @@ type layered struct {
 	// prune lets stall branches be seeded and cut (see branch): true unless the layered
 	// engine is the reference (Options.Layered), which branches as it always has.
 	prune bool
+	// oneByOne asks the oracle one saturation or keepAlone question at a time even where
+	// it can answer a layer's in one pass, and stuck's question even where keepAlone
+	// answered it: the tests' reference for raiserAll, keeperAll and stuck's known.
+	oneByOne bool
+	// entry is keepAlone's answer for the vector stuck tests first in the branch solve is
+	// starting (see stuck); solve takes it and resets it to 0, unknown.
+	entry int8
+	// above[j] = lastAbove(j, aboveLevel), kept for stuck.
+	above      []int
+	aboveLevel float64
 	// cut is the bound of the outermost stall at the current level that branches: any
 	// node under it that must leave more jobs at that level than an outcome already
 	// found is pruned (see branch).
@@ -91,6 +101,9 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 	free := make([]int, 0, p.n)
 	// A branch starts right after its stall was decided: the sweep may take it from here.
 	resume := e.depth > 0
+	// What the stall's keepAlone already found about the vector stuck tests first.
+	entry := e.entry
+	e.entry = 0
 	for {
 		if err := e.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("tas: onion peeling: %w", err)
@@ -109,10 +122,11 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		if len(free) == 0 {
 			return &outcome{deadline: fixed, level: level, exact: exact}, nil
 		}
-		if resume && e.stuck(fixed, level, free, lo) {
+		if resume && e.stuck(fixed, level, free, lo, entry) {
 			e.stats.Pruned++
 			return nil, nil
 		}
+		entry = 0
 		if resume {
 			resume = false
 			out, err := e.sweepRest(fixed, level)
@@ -147,16 +161,9 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 			e.stats.Pruned++
 			return nil, nil
 		}
-		for _, j := range at {
-			// One test per job of the layer: on a long horizon with thousands tied,
-			// minutes, so a cancellation is heard between them.
-			if err := e.ctx.Err(); err != nil {
-				return nil, fmt.Errorf("tas: onion peeling: %w", err)
-			}
-			nd := p.u.lastAbove(j, L)
-			if nd < p.release[j] || !e.or.raisable(d, j, nd) {
-				saturated = append(saturated, j)
-			}
+		saturated, err = e.saturated(d, at, L)
+		if err != nil {
+			return nil, err
 		}
 		if len(saturated) > 0 {
 			for _, j := range saturated {
@@ -170,16 +177,23 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 		// stays, and it is one of those: with a single such job the layer is decided;
 		// with several, only they are branched on.
 		candidates := at
+		// Keeping a job of candidates leaves, at the branch's entry, exactly keepAlone's
+		// trial for it (see stuck): feasible for every one when some qualified, for none
+		// otherwise.
+		var known int8 = -1
 		if alone := e.keepAlone(d, at, L); len(alone) == 1 {
 			fixed[alone[0]], level[alone[0]] = d[alone[0]], L
 			e.stats.Decided++
 			resume = true
 			continue
 		} else if len(alone) > 1 {
-			candidates = alone
+			candidates, known = alone, 1
+		}
+		if e.ctx.Err() != nil {
+			known = 0 // keepAlone stopped early: its answers are not all in
 		}
 		if e.maxBranches >= 0 && e.branches < e.maxBranches {
-			out, err := e.branch(fixed, level, d, at, candidates, L, exact)
+			out, err := e.branch(fixed, level, d, at, candidates, L, exact, known)
 			if err == nil && e.depth == 0 {
 				p.report(p.n, e.branches, "layers") // the best branch settles every job
 			}
@@ -194,24 +208,89 @@ func (e *layered) solve(fixed []int, level []float64, lo float64) (*outcome, err
 	}
 }
 
+// saturated returns the jobs of at (the jobs at level L of deadline vector d, which the
+// oracle just found feasible) that cannot reach their next value while every other job
+// keeps d: one question per job, answered in one pass when the oracle can (raiserAll).
+func (e *layered) saturated(d, at []int, L float64) ([]int, error) {
+	p := e.p
+	var out []int
+	all, batch := e.or.(raiserAll)
+	if batch && !e.oneByOne {
+		js, nds := make([]int, 0, len(at)), make([]int, 0, len(at))
+		for _, j := range at {
+			nd := p.u.lastAbove(j, L)
+			if nd < p.release[j] {
+				continue
+			}
+			js, nds = append(js, j), append(nds, nd)
+		}
+		ok := make([]bool, len(js))
+		if err := all.raisableAll(e.ctx, d, js, nds, ok); err != nil {
+			return nil, err
+		}
+		k := 0
+		for _, j := range at {
+			if k < len(js) && js[k] == j {
+				if !ok[k] {
+					out = append(out, j)
+				}
+				k++
+				continue
+			}
+			out = append(out, j)
+		}
+		return out, nil
+	}
+	for _, j := range at {
+		// One test per job of the layer: on a long horizon with thousands tied,
+		// minutes, so a cancellation is heard between them.
+		if err := e.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("tas: onion peeling: %w", err)
+		}
+		nd := p.u.lastAbove(j, L)
+		if nd < p.release[j] || !e.or.raisable(d, j, nd) {
+			out = append(out, j)
+		}
+	}
+	return out, nil
+}
+
 // stuck is the cut's test at the entry of a stall branch, for one feasibility test
 // instead of a level search: true when the jobs fixed at the cut's level, with one
 // more, exceed the cut, and the free jobs cannot all rise above lo (the branch's level,
 // the cut's), so their max-min is lo and one more of them ends there.
-func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64) bool {
+//
+// known, when not 0, is that test's answer found already (1 feasible, −1 not): at the
+// entry of the branch that keeps job j of a stalled layer at lo, the fixed jobs hold
+// their deadlines, j its deadline at lo, and every other free job — the rest of the
+// layer, and the jobs above it, whose last slot at lo or above is their last slot above
+// lo — its last slot above lo: the vector keepAlone tested for j. The test is counted
+// in Stats.Probes either way.
+func (e *layered) stuck(fixed []int, level []float64, free []int, lo float64, known int8) bool {
 	c := e.cut
 	if c == nil || e.depth == 0 || lo != c.level || countAt(level, fixed, lo)+1 <= c.count {
 		return false
 	}
 	p := e.p
+	// Every branch under the cut asks at the same level: each job's slot there is looked
+	// up once (a binary search over its utility), not once per branch.
+	if e.above == nil || e.aboveLevel != lo {
+		e.above, e.aboveLevel = make([]int, p.n), lo
+		for j := range e.above {
+			e.above[j] = p.u.lastAbove(j, lo)
+		}
+	}
 	d := slices.Clone(fixed)
 	for _, j := range free {
-		d[j] = p.u.lastAbove(j, lo)
+		d[j] = e.above[j]
 		if d[j] < p.release[j] {
 			return true
 		}
 	}
 	e.stats.Probes++
+	if known != 0 && !e.oneByOne {
+		return known < 0
+	}
 	return !e.or.feasible(d)
 }
 
@@ -301,8 +380,25 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 			return nil // cannot happen in a stall: every job of at can rise alone
 		}
 	}
-	trial := slices.Clone(d)
 	var out []int
+	if all, ok := e.or.(keeperAll); ok && !e.oneByOne {
+		if e.ctx.Err() != nil {
+			return nil // the caller's next step reports the cancellation
+		}
+		// As many questions as one at a time would have asked, though one pass answers them.
+		e.stats.Probes += len(at)
+		yes := make([]bool, len(at))
+		if all.keepAloneAll(e.ctx, d, at, up, yes) != nil {
+			return nil
+		}
+		for k, j := range at {
+			if yes[k] {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+	trial := slices.Clone(d)
 	for _, j := range at {
 		if e.ctx.Err() != nil {
 			return nil // the caller's next step reports the cancellation
@@ -337,7 +433,7 @@ func (e *layered) keepAlone(d, at []int, L float64) []int {
 // that could have beaten it (its count is within the cut). When the budget lasts, the
 // owner's answer is the exact best over every choice, as without pruning; when it runs
 // out, the seed bounds the answer from below, so it is never worse than the keep rule's.
-func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, L float64, exact bool) (*outcome, error) {
+func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, L float64, exact bool, known int8) (*outcome, error) {
 	var best *outcome
 	var bestSorted []float64
 	if e.prune && (e.cut == nil || e.cut.level != L) {
@@ -356,7 +452,7 @@ func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, 
 				exact = false
 				break
 			}
-			out, err := e.tryKeep(fixed, level, d, j, L)
+			out, err := e.tryKeep(fixed, level, d, j, L, known)
 			if err != nil {
 				return nil, err
 			}
@@ -376,7 +472,7 @@ func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, 
 			exact = false
 			break
 		}
-		out, err := e.tryKeep(fixed, level, d, j, L)
+		out, err := e.tryKeep(fixed, level, d, j, L, known)
 		if err != nil {
 			return nil, err
 		}
@@ -400,7 +496,7 @@ func (e *layered) branch(fixed []int, level []float64, d, at, candidates []int, 
 
 // tryKeep solves the branch that keeps job j at level L (memoized on the fixed set);
 // nil when a cut prunes it.
-func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float64) (*outcome, error) {
+func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float64, known int8) (*outcome, error) {
 	e.branches++
 	e.stats.Branches++
 	f2, l2 := slices.Clone(fixed), slices.Clone(level)
@@ -413,6 +509,7 @@ func (e *layered) tryKeep(fixed []int, level []float64, d []int, j int, L float6
 		return nil, nil // pruned under this cut before: its count only falls
 	}
 	e.depth++
+	e.entry = known
 	out, err := e.solve(f2, l2, L)
 	e.depth--
 	switch {
@@ -498,6 +595,20 @@ func (e *layered) raiseOrder(d, at []int, L float64, reverse bool) []int {
 // At least one does (the layer stalled). It is a heuristic — it keeps few jobs at L, not
 // necessarily the right ones — and the result is marked inexact. d is clobbered.
 func (e *layered) keepRule(d, at []int, L float64) []int {
+	var keep []int
+	if all, ok := e.or.(raiserAll); ok && !e.oneByOne {
+		keep = e.keepRuleRounds(all, d, at, L)
+	} else {
+		keep = e.keepRuleOneByOne(d, at, L)
+	}
+	if len(keep) == 0 { // cannot happen in a stall; keep the dearest rather than loop
+		keep = e.raiseOrder(d, at, L, true)[:1]
+	}
+	return keep
+}
+
+// keepRuleOneByOne is keepRule's greedy with one feasibility test per job.
+func (e *layered) keepRuleOneByOne(d, at []int, L float64) []int {
 	p := e.p
 	var keep []int
 	for _, j := range e.raiseOrder(d, at, L, false) {
@@ -513,8 +624,110 @@ func (e *layered) keepRule(d, at []int, L float64) []int {
 			keep = append(keep, j)
 		}
 	}
-	if len(keep) == 0 { // cannot happen in a stall; keep the dearest rather than loop
-		keep = e.raiseOrder(d, at, L, true)[:1]
+	return keep
+}
+
+// keepRuleRounds is keepRule's greedy decided in rounds, each costing one pass of the
+// oracle's raisableAll and a few feasibility tests instead of one test per job.
+//
+// Why it keeps the same jobs. Moving deadlines earlier only removes room, so a job that
+// cannot rise against the current vector cannot at its turn either, when the vector
+// holds every raise accepted before it too: each round first drops (keeps at L) every
+// undecided job that cannot rise now. Of those that can, in order P_1, P_2, …, the first
+// rises at its turn (every job before it is decided and the vector is its turn's), and
+// so do P_1..P_m whenever they fit all together, for each P_i's turn then sees a subset
+// of them. The largest such m is found by doubling and bisection; P_{m+1} (if any) is
+// then kept, for its turn's vector is the current one with P_1..P_m raised, where it
+// does not fit.
+func (e *layered) keepRuleRounds(all raiserAll, d, at []int, L float64) []int {
+	p := e.p
+	order := e.raiseOrder(d, at, L, false)
+	e.stats.Probes += len(order) // as many questions as one at a time would ask
+	var keep, js, nds []int
+	for _, j := range order {
+		if nd := p.u.lastAbove(j, L); nd < p.release[j] {
+			keep = append(keep, j)
+		} else {
+			js, nds = append(js, j), append(nds, nd)
+		}
+	}
+	trial := make([]int, len(d))
+	// fits reports whether the first m of js rise together from d.
+	fits := func(m int) bool {
+		copy(trial, d)
+		for k := range m {
+			trial[js[k]] = nds[k]
+		}
+		return e.or.feasible(trial)
+	}
+	ok := make([]bool, len(js))
+	// A round costs a pass over every slot; where rounds decide only a job or two, the
+	// next jobs are offered one test each (the same greedy, so the same answer), which
+	// bounds the cost at about keepRuleOneByOne's one test per job.
+	slow := 0
+	for len(js) > 0 {
+		if e.ctx.Err() != nil {
+			return keep // the caller's next step reports the cancellation
+		}
+		if slow > 0 {
+			slow--
+			j, old := js[0], d[js[0]]
+			d[j] = nds[0]
+			if !e.or.feasible(d) {
+				d[j] = old
+				keep = append(keep, j)
+			}
+			js, nds = js[1:], nds[1:]
+			continue
+		}
+		if all.raisableAll(e.ctx, d, js, nds, ok[:len(js)]) != nil {
+			return keep
+		}
+		before := len(js)
+		n := 0
+		for k, j := range js {
+			if ok[k] {
+				js[n], nds[n] = j, nds[k]
+				n++
+			} else {
+				keep = append(keep, j)
+			}
+		}
+		js, nds = js[:n], nds[:n]
+		if n == 0 {
+			break
+		}
+		// The first fits alone; find the largest m ≤ n with fits(m).
+		lo, hi := 1, n+1 // fits(lo), and hi is past the end or does not fit
+		for step := 2; lo < n; step *= 2 {
+			m := min(lo+step-1, n)
+			if !fits(m) {
+				hi = m
+				break
+			}
+			lo = m
+		}
+		for hi-lo > 1 {
+			m := (lo + hi) / 2
+			if fits(m) {
+				lo = m
+			} else {
+				hi = m
+			}
+		}
+		for k := range lo {
+			d[js[k]] = nds[k]
+		}
+		rest := lo
+		if lo < n {
+			keep = append(keep, js[lo])
+			rest++
+		}
+		js, nds = js[rest:], nds[rest:]
+		if before-len(js) < 4 {
+			slow = 16
+		}
+		// feasible(d) must hold for raisableAll's next pass: it does, d is fits(lo)'s.
 	}
 	return keep
 }

@@ -246,6 +246,7 @@ func runLayered(ctx context.Context, p *problem, budget int, fast bool, st *Stat
 	}
 	e := newLayered(ctx, p, or, budget, st)
 	e.resume, e.prune = fast && !p.hasCap, fast
+	e.oneByOne = p.oneByOne
 	return e.run()
 }
 

@@ -26,8 +26,16 @@ type problem struct {
 	// resRel[j][r] is the first slot job j may use resource r (Options.ResourceRelease);
 	// nil when every resource opens at the job's release.
 	resRel [][]int
-	maxPar []int64 // per-slot cap of any one resource; 0 = none
-	u      *utilities
+	// relByR[r] and relOrder[r]: every job's first slot of resource r and the jobs in
+	// that order, filled by releaseOrder.
+	relByR, relOrder [][]int
+	// oneByOne makes the layered engine ask its oracle one question at a time (tests
+	// and benchmarks only: the reference for the one-pass answers, raiseall.go).
+	oneByOne bool
+	// windows: the one-pass questions' arrays (raiseall.go), allocated on first use.
+	windows *windowScratch
+	maxPar  []int64 // per-slot cap of any one resource; 0 = none
+	u       *utilities
 	// logs is true when u holds the underflow keys (useUnderflowLogs); the levels the
 	// caller sees are then U_j itself, from values.
 	logs   bool
@@ -164,6 +172,7 @@ func (p *problem) setResourceReleases(rr [][]int) error {
 		return fmt.Errorf("tas: %d rows of resource releases for %d jobs", len(rr), p.n)
 	}
 	p.resRel = make([][]int, p.n)
+	p.relByR, p.relOrder = nil, nil // releases change: releaseOrder recomputes
 	for j, row := range rr {
 		if len(row) != p.R {
 			return fmt.Errorf("tas: job %q: %d resource releases for %d resources", p.inst.Jobs[j].ID, len(row), p.R)
