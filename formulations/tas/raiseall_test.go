@@ -165,7 +165,7 @@ func TestOnePassMatchesOneByOneOnFloorInstances(t *testing.T) {
 				}
 				p.oneByOne = oneByOne
 				var st Stats
-				out, err := peel(context.Background(), p, 200, false, &st)
+				out, err := peel(context.Background(), p, 200, false, &st, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -302,7 +302,7 @@ func BenchmarkTraceTies(b *testing.B) {
 					}
 					p.oneByOne = oneByOne
 					st = Stats{}
-					if out, err = peel(context.Background(), p, DefaultMaxBranches, false, &st); err != nil {
+					if out, err = peel(context.Background(), p, DefaultMaxBranches, false, &st, nil); err != nil {
 						b.Fatal(err)
 					}
 				}
