@@ -261,6 +261,24 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 			set.logf("doubleton equations: %d eliminated", len(dst.ops))
 		}
 	}
+	// The third stage: implied-free column singletons and dominated columns.
+	var cst *colStage
+	if doPresolve && warm == nil && !set.noColumnStage {
+		if cst = reduceColumns(red); cst != nil {
+			red = cst.out
+			den2 := make([]float64, 2*(red.n+red.m))
+			span2 := make([]float64, red.n+red.m)
+			n2 := len(cst.in.cost)
+			for t, j := range cst.colMap {
+				den2[2*t], den2[2*t+1], span2[t] = den[2*j], den[2*j+1], span[j]
+			}
+			for t, i := range cst.rowMap {
+				den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(n2+i)], den[2*(n2+i)+1], span[n2+i]
+			}
+			den, span = den2, span2
+			set.logf("implied-free column singletons: %d substituted; dominated columns: %d fixed", cst.impliedFree, cst.dominated)
+		}
+	}
 	lp, rowScale, colScale := buildLP(red, doScale)
 	s := newSimplex(lp, set)
 	s.setTolerances(den, rowScale, colScale)
@@ -273,7 +291,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	o := s.optimize(rowScale, colScale, den, span)
 	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
 	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters, primalIters: s.primalIters}
-	if o == outInfeasible && (len(pre.ops) > 0 || dst != nil) {
+	if o == outInfeasible && (len(pre.ops) > 0 || dst != nil || cst != nil) {
 		// The same caution as above for an infeasible reduced problem.
 		r := solveLP(p, set, nil, false, doScale)
 		r.iters += s.iters
@@ -283,6 +301,9 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		return res
 	}
 	xr, yr, basis := s.unscaled(rowScale, colScale)
+	if cst != nil {
+		xr, yr, basis = cst.postsolve(xr, yr, basis)
+	}
 	if dst != nil {
 		xr, yr, basis = dst.postsolve(xr, yr, basis)
 	}
@@ -292,7 +313,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		return res
 	}
 	res.x, res.y, res.basis = x, y, b
-	if (len(pre.ops) > 0 || dst != nil) && dualityGap(p, x, y) > gapTolerance {
+	if (len(pre.ops) > 0 || dst != nil || cst != nil) && dualityGap(p, x, y) > gapTolerance {
 		// Postsolve carries duals through singleton rows; through tiny coefficients that
 		// can produce duals so large that rounding spoils the certificate. The solve
 		// without presolve computes them from the basis directly; keep the better one.
