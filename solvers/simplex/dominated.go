@@ -296,7 +296,8 @@ func reduceColumns(r *reducedLP) *colStage {
 				continue
 			}
 			// The dual bounds it relied on must hold at the end: the columns that set them
-			// stay in the problem. One fixed earlier in this pass no longer does.
+			// stay in the problem. (None is fixed in the pass that finds its bound: its
+			// reduced cost reaches 0 there.)
 			relied = relied[:0]
 			for p := r.a.start[j]; p < r.a.start[j+1]; p++ {
 				i, a := r.a.index[p], r.a.value[p]
@@ -310,13 +311,6 @@ func reduceColumns(r *reducedLP) *colStage {
 				if k >= 0 {
 					relied = append(relied, k)
 				}
-			}
-			gone := false
-			for _, k := range relied {
-				gone = gone || colGone[k]
-			}
-			if gone {
-				continue
 			}
 			for _, k := range relied {
 				protected[k] = true
