@@ -50,14 +50,29 @@ const (
 type colOpKind int8
 
 const (
-	colOpImpliedFree colOpKind = iota // implied-free column singleton substituted out
-	colOpDominated                    // dominated column fixed at a bound
+	colOpImpliedFree  colOpKind = iota // implied-free column singleton substituted out
+	colOpDominated                     // dominated column fixed at a bound
+	colOpRedundantRow                  // row no point within the column bounds violates
+	colOpForcingRow                    // row met only at one extreme: its columns fixed
 )
+
+// forcedCol is a column a forcing row fixed: its coefficient in the row, value (and
+// whether that is its upper bound), and its cost and live entries in the other rows when
+// it was fixed (postsolve's choice of the row's dual needs its reduced cost).
+type forcedCol struct {
+	col    int
+	a      float64
+	value  float64
+	upper  bool
+	c      float64
+	others []entry
+}
 
 // colOp records one reduction of the stage. For an implied-free singleton: column k =
 // col in row i = row with coefficient b, right-hand side r, cost c (when eliminated) and
 // the row's other live entries (column, coefficient). For a dominated column: col, its
-// value and whether that is its upper bound.
+// value and whether that is its upper bound. For a forcing row: row, whether its upper
+// bound is the one met (upper), and the columns it fixed.
 type colOp struct {
 	kind   colOpKind
 	col    int
@@ -67,6 +82,7 @@ type colOp struct {
 	others []entry // entry.row holds the column index here
 	value  float64
 	upper  bool
+	fixed  []forcedCol // forcing row
 }
 
 // colStage is the result of the stage on a reducedLP.
@@ -76,6 +92,8 @@ type colStage struct {
 	ops            []colOp
 	impliedFree    int
 	dominated      int
+	redundant      int
+	forcing        int
 }
 
 // reduceColumns applies the stage to r; it returns nil when nothing applies.
@@ -134,6 +152,36 @@ func reduceColumns(r *reducedLP) *colStage {
 			}
 		}
 	}
+	// activity returns the range of row i's activity without column skip (minimum,
+	// maximum, each with its count of infinite terms) and the row's largest coefficient.
+	activity := func(i, skip int) (minAct, maxAct float64, minInf, maxInf int, big float64) {
+		for p := rowStart[i]; p < rowStart[i+1]; p++ {
+			j, a := rowCol[p], rowVal[p]
+			if colGone[j] || a == 0 {
+				continue
+			}
+			big = math.Max(big, math.Abs(a))
+			if j == skip {
+				continue
+			}
+			lo, up := r.lower[j], r.upper[j]
+			if a < 0 {
+				lo, up = up, lo
+			}
+			if math.IsInf(lo, 0) {
+				minInf++
+			} else {
+				minAct += a * lo
+			}
+			if math.IsInf(up, 0) {
+				maxInf++
+			} else {
+				maxAct += a * up
+			}
+		}
+		return minAct, maxAct, minInf, maxInf, big
+	}
+	slack := func(b float64) float64 { return impliedSlack * math.Max(1, math.Abs(b)) }
 
 	ylo := make([]float64, m)
 	yup := make([]float64, m)
@@ -142,6 +190,60 @@ func reduceColumns(r *reducedLP) *colStage {
 	var relied []int
 	for round := 0; round < colStageMaxRounds; round++ {
 		changed := false
+		// Redundant and forcing rows.
+		for i := range m {
+			if rowGone[i] {
+				continue
+			}
+			minAct, maxAct, minInf, maxInf, _ := activity(i, -1)
+			loMet := math.IsInf(rlo[i], -1) || (minInf == 0 && minAct >= rlo[i]-slack(rlo[i]))
+			upMet := math.IsInf(rup[i], 1) || (maxInf == 0 && maxAct <= rup[i]+slack(rup[i]))
+			atUp := minInf == 0 && !math.IsInf(rup[i], 1) && math.Abs(minAct-rup[i]) <= slack(rup[i])
+			atLo := maxInf == 0 && !math.IsInf(rlo[i], -1) && math.Abs(maxAct-rlo[i]) <= slack(rlo[i])
+			switch {
+			case loMet && upMet:
+				// Redundant: no point within the column bounds violates the row.
+				removeRow(i)
+				st.ops = append(st.ops, colOp{kind: colOpRedundantRow, row: i})
+				st.redundant++
+				changed = true
+			case atUp != atLo:
+				// Forcing: the row's bound is met only with every column at the bound
+				// that extremizes the activity. They are fixed there and the row goes.
+				op := colOp{kind: colOpForcingRow, row: i, upper: atUp}
+				for p := rowStart[i]; p < rowStart[i+1]; p++ {
+					j, a := rowCol[p], rowVal[p]
+					if colGone[j] || a == 0 {
+						continue
+					}
+					fc := forcedCol{col: j, a: a, c: cost[j], upper: (a < 0) == atUp}
+					fc.value = r.lower[j]
+					if fc.upper {
+						fc.value = r.upper[j]
+					}
+					for q := r.a.start[j]; q < r.a.start[j+1]; q++ {
+						if l := r.a.index[q]; l != i && !rowGone[l] && r.a.value[q] != 0 {
+							fc.others = append(fc.others, entry{l, r.a.value[q]})
+						}
+					}
+					op.fixed = append(op.fixed, fc)
+				}
+				removeRow(i)
+				for _, fc := range op.fixed {
+					colGone[fc.col] = true
+					if fc.value == 0 {
+						continue
+					}
+					for _, e := range fc.others {
+						rlo[e.row] -= e.val * fc.value
+						rup[e.row] -= e.val * fc.value
+					}
+				}
+				st.ops = append(st.ops, op)
+				st.forcing++
+				changed = true
+			}
+		}
 		// Implied-free column singletons.
 		for k := range n {
 			if colGone[k] || colCount[k] != 1 {
@@ -151,33 +253,7 @@ func reduceColumns(r *reducedLP) *colStage {
 			if i < 0 || rlo[i] != rup[i] || math.IsInf(rlo[i], 0) {
 				continue
 			}
-			// The activity range of the row's other entries, and its largest coefficient.
-			minAct, maxAct, big := 0.0, 0.0, 0.0
-			minInf, maxInf := 0, 0
-			for p := rowStart[i]; p < rowStart[i+1]; p++ {
-				j, a := rowCol[p], rowVal[p]
-				if colGone[j] || a == 0 {
-					continue
-				}
-				big = math.Max(big, math.Abs(a))
-				if j == k {
-					continue
-				}
-				lo, up := r.lower[j], r.upper[j]
-				if a < 0 {
-					lo, up = up, lo
-				}
-				if math.IsInf(lo, 0) {
-					minInf++
-				} else {
-					minAct += a * lo
-				}
-				if math.IsInf(up, 0) {
-					maxInf++
-				} else {
-					maxAct += a * up
-				}
-			}
+			minAct, maxAct, minInf, maxInf, big := activity(i, k)
 			if math.Abs(b) < singletonMinRatio*big {
 				continue
 			}
@@ -396,6 +472,11 @@ func (st *colStage) postsolve(xo, yo []float64, bo *solvers.Basis) ([]float64, [
 			if op.upper {
 				b.Cols[op.col] = solvers.AtUpper
 			}
+		case colOpRedundantRow:
+			y[op.row] = 0
+			b.Rows[op.row] = solvers.Basic
+		case colOpForcingRow:
+			st.postsolveForcing(op, x, y, b)
 		case colOpImpliedFree:
 			act := 0.0
 			for _, e := range op.others {
@@ -408,4 +489,44 @@ func (st *colStage) postsolve(xo, yo []float64, bo *solvers.Basis) ([]float64, [
 		}
 	}
 	return x, y, b
+}
+
+// postsolveForcing restores a forcing row's columns at their bounds and chooses the row's
+// dual: each column's reduced cost d_j = d0_j − a_j·y_i (d0_j without the row) must keep
+// the sign its bound needs, which for every column bounds y_i on the side the row's met
+// bound allows (y_i ≤ 0 at the upper bound, ≥ 0 at the lower, in minimization form). The
+// row takes the least |y_i| that meets them all; when that is not 0, the column that sets
+// it becomes basic (d_j = 0) and the row nonbasic at its bound.
+func (st *colStage) postsolveForcing(op *colOp, x, y []float64, b *solvers.Basis) {
+	yi, basic := 0.0, -1
+	for t, fc := range op.fixed {
+		x[fc.col] = fc.value
+		b.Cols[fc.col] = solvers.AtLower
+		if fc.upper {
+			b.Cols[fc.col] = solvers.AtUpper
+		}
+		d0 := fc.c
+		for _, e := range fc.others {
+			d0 -= e.val * y[e.row]
+		}
+		bound := d0 / fc.a
+		if (op.upper && bound < yi) || (!op.upper && bound > yi) {
+			yi, basic = bound, t
+		}
+	}
+	y[op.row] = yi
+	if basic < 0 {
+		b.Rows[op.row] = solvers.Basic
+		return
+	}
+	b.Cols[op.fixed[basic].col] = solvers.Basic
+	in := st.in
+	switch {
+	case in.rowLower[op.row] == in.rowUpper[op.row]:
+		b.Rows[op.row] = solvers.Fixed
+	case op.upper:
+		b.Rows[op.row] = solvers.AtUpper
+	default:
+		b.Rows[op.row] = solvers.AtLower
+	}
 }

@@ -157,3 +157,39 @@ func TestDominatedUpper(t *testing.T) {
 		t.Errorf("x0 = %v (%v), u = %v: want x0 = 3 at its upper bound, u = 1", sol.X[0], sol.Basis.Cols[0], sol.X[3])
 	}
 }
+
+// TestForcingAndRedundantRows: x0 − x1 ≤ 7 cannot be violated within x0, x1 ∈ [0, 5]
+// (redundant: dual 0, basic); x0 + x1 ≤ 0 is met only at x0 = x1 = 0 (forcing: both are
+// fixed and the row goes). Postsolve gives the forcing row the dual −3 that keeps x0's
+// reduced cost (−2 − y_2 − y_1 with y_2 = 1) from the wrong sign, and x0 becomes basic.
+// In the second LP the forcing row's lower bound is the one met: −x0 + x1 ≥ 5 within
+// x0 ∈ [0, 2], x1 ∈ [0, 5] forces x1 = 5, and with nothing left the reduced problem is
+// empty.
+func TestForcingAndRedundantRows(t *testing.T) {
+	// min −2·x0 + x1 + x2 s.t. x0 − x1 ≤ 7, x0 + x1 ≤ 0, x0 + x2 ≥ 1; x0, x1 ∈ [0, 5],
+	// x2 ≥ 0.
+	p := lp(model.Minimize, []float64{-2, 1, 1}, []float64{0, 0, 0}, []float64{5, 5, inf},
+		[][]float64{{1, -1, 0}, {1, 1, 0}, {1, 0, 1}}, []float64{-inf, -inf, 1}, []float64{7, 0, inf})
+	st := columnStage(t, p)
+	if st == nil || st.redundant != 1 || st.forcing != 1 || !slices.Equal(st.colMap, []int{2}) || !slices.Equal(st.rowMap, []int{2}) {
+		t.Fatalf("column stage %+v, want row 0 redundant, row 1 forcing (x0, x1 fixed)", st)
+	}
+	sol := checkPresolvedSolve(t, p, 1)
+	if !slices.Equal(sol.RowDual, []float64{0, -3, 1}) || sol.Basis.Cols[0] != solvers.Basic ||
+		sol.Basis.Rows[0] != solvers.Basic || sol.Basis.Rows[1] != solvers.AtUpper {
+		t.Errorf("row duals %v, basis %+v: want [0 −3 1], x0 and row 0 basic, row 1 at its upper bound", sol.RowDual, sol.Basis)
+	}
+
+	// min x0 + 2·x1 s.t. −x0 + x1 ≥ 5; x0 ∈ [0, 2], x1 ∈ [0, 5]: x1 = 5 costs 10, and
+	// the row's dual is 2 (x1 basic).
+	q := lp(model.Minimize, []float64{1, 2}, []float64{0, 0}, []float64{2, 5},
+		[][]float64{{-1, 1}}, []float64{5}, []float64{inf})
+	st = columnStage(t, q)
+	if st == nil || st.forcing != 1 || st.out.n != 0 || st.out.m != 0 {
+		t.Fatalf("column stage %+v, want the row forcing and nothing left", st)
+	}
+	sol = checkPresolvedSolve(t, q, 10)
+	if sol.RowDual[0] != 2 || sol.Basis.Cols[1] != solvers.Basic || sol.Basis.Rows[0] != solvers.AtLower {
+		t.Errorf("row dual %v, basis %+v: want 2, x1 basic, the row at its lower bound", sol.RowDual, sol.Basis)
+	}
+}

@@ -493,7 +493,7 @@ func TestPropertyGoalColumns(t *testing.T) {
 		runs++
 		var f, d int
 		if i := strings.Index(log.String(), "implied-free column singletons:"); i >= 0 {
-			fmt.Sscanf(log.String()[i:], "implied-free column singletons: %d substituted; dominated columns: %d fixed", &f, &d)
+			fmt.Sscanf(log.String()[i:], "implied-free column singletons: %d substituted; dominated columns: %d fixed;", &f, &d)
 		}
 		if f > 0 {
 			impliedFree++
@@ -527,4 +527,96 @@ func TestPropertyGoalColumns(t *testing.T) {
 		t.Errorf("of %d LPs, %d had implied-free singletons substituted and %d dominated columns fixed; want at least a twentieth each", runs, impliedFree, dominated)
 	}
 	t.Logf("%d LPs: %d with implied-free singletons substituted, %d with dominated columns fixed", runs, impliedFree, dominated)
+}
+
+// TestPropertyForcingRows: random LPs in which about half the rows are made forcing: a
+// solution x of the LP is kept feasible while each chosen row's bound moves to a·x and its
+// columns' bounds to x on the side that makes a·x the row's extreme activity (the row
+// types and column types the generator's dual point relies on stay, so the LP stays
+// bounded). The column stage removes forcing rows on some of them (checked over the run);
+// on every one the answer agrees with the solve without presolve, with its certificate
+// at 1e-7, no fallback, and an optimal postsolved basis.
+func TestPropertyForcingRows(t *testing.T) {
+	var runs, forcing int
+	rapid.Check(t, func(t *rapid.T) {
+		p, _ := randomLP(t, false)
+		opt := solvers.Options{IterationLimit: 10000}
+		first, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
+		if err != nil || first.Status != solvers.Optimal {
+			t.Fatalf("no presolve: %v %v", first.Status, err)
+		}
+		x := first.X
+		for j := range x {
+			x[j] = math.Max(p.ColLower[j], math.Min(p.ColUpper[j], x[j]))
+		}
+		for i := range p.NumRows() {
+			loFin, upFin := !math.IsInf(p.RowLower[i], -1), !math.IsInf(p.RowUpper[i], 1)
+			if (!loFin && !upFin) || !rapid.Bool().Draw(t, "forcing") {
+				continue
+			}
+			// Met at its upper bound with every column at its minimizing bound, or at its
+			// lower bound with every column at its maximizing bound.
+			atUpper := upFin
+			ax := 0.0
+			for j := range p.NumCols() {
+				for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+					if p.AIndex[k] != i {
+						continue
+					}
+					a := p.AValue[k]
+					ax += a * x[j]
+					if (a > 0) == atUpper {
+						p.ColLower[j] = x[j]
+					} else {
+						p.ColUpper[j] = x[j]
+					}
+				}
+			}
+			if atUpper {
+				p.RowUpper[i] = ax
+				p.RowLower[i] = math.Min(p.RowLower[i], ax)
+			} else {
+				p.RowLower[i] = ax
+			}
+		}
+		var log strings.Builder
+		opt.Verbose = &log
+		sol, err := simplex.New().Solve(context.Background(), p, opt)
+		if err != nil || sol.Status != solvers.Optimal {
+			t.Fatalf("default: %v %v", sol.Status, err)
+		}
+		if strings.Contains(log.String(), "without presolve") {
+			t.Fatalf("postsolve's certificate failed and the solve fell back:\n%s", log.String())
+		}
+		runs++
+		var f, d, r, fr int
+		if i := strings.Index(log.String(), "implied-free column singletons:"); i >= 0 {
+			fmt.Sscanf(log.String()[i:], "implied-free column singletons: %d substituted; dominated columns: %d fixed; redundant rows: %d, forcing rows: %d removed", &f, &d, &r, &fr)
+		}
+		if fr > 0 {
+			forcing++
+		}
+		opt.Verbose = nil
+		ref, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
+		if err != nil || ref.Status != solvers.Optimal {
+			t.Fatalf("no presolve: %v %v", ref.Status, err)
+		}
+		if math.Abs(sol.Objective-ref.Objective) > 1e-7*math.Max(1, math.Abs(ref.Objective)) {
+			t.Fatalf("objective %.10g, without presolve %.10g", sol.Objective, ref.Objective)
+		}
+		if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
+			t.Fatal(err)
+		}
+		if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
+			t.Fatal(err)
+		}
+		warm, err := simplex.New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis, IterationLimit: 10000})
+		if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
+			t.Fatalf("warm start from the returned basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
+		}
+	})
+	if runs >= 100 && forcing*20 < runs {
+		t.Errorf("of %d LPs, %d had forcing rows removed; want at least a twentieth", runs, forcing)
+	}
+	t.Logf("%d LPs: %d with forcing rows removed", runs, forcing)
 }

@@ -276,7 +276,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 				den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(n2+i)], den[2*(n2+i)+1], span[n2+i]
 			}
 			den, span = den2, span2
-			set.logf("implied-free column singletons: %d substituted; dominated columns: %d fixed", cst.impliedFree, cst.dominated)
+			set.logf("implied-free column singletons: %d substituted; dominated columns: %d fixed; redundant rows: %d, forcing rows: %d removed", cst.impliedFree, cst.dominated, cst.redundant, cst.forcing)
 		}
 	}
 	lp, rowScale, colScale := buildLP(red, doScale)
