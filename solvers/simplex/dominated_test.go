@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/coraopt/coraopt/model"
@@ -192,4 +193,23 @@ func TestForcingAndRedundantRows(t *testing.T) {
 	if sol.RowDual[0] != 2 || sol.Basis.Cols[1] != solvers.Basic || sol.Basis.Rows[0] != solvers.AtLower {
 		t.Errorf("row dual %v, basis %+v: want 2, x1 basic, the row at its lower bound", sol.RowDual, sol.Basis)
 	}
+}
+
+// TestPresolveStagesAlternate: x0 + 2·x1 + x2 = 4 becomes a doubleton equation only after
+// the forcing row x2 + x3 ≤ 0 fixes x2 (column stage), so the doubleton stage must run
+// again after it; then x0 + x1 ≥ 1 is redundant and x0 dominated, and nothing is left.
+func TestPresolveStagesAlternate(t *testing.T) {
+	// min −x0 + x1 + x2 + x3 s.t. x0 + 2·x1 + x2 = 4, x2 + x3 ≤ 0, x0 + x1 ≥ 1;
+	// x0 ∈ [0, 3], x1 ≥ 0, x2, x3 ∈ [0, 5].
+	p := lp(model.Minimize, []float64{-1, 1, 1, 1}, []float64{0, 0, 0, 0}, []float64{3, inf, 5, 5},
+		[][]float64{{1, 2, 1, 0}, {0, 0, 1, 1}, {1, 1, 0, 0}}, []float64{4, -inf, 1}, []float64{4, 0, inf})
+	var log strings.Builder
+	set := settings{primalTol: DefaultPrimalTol, dualTol: DefaultDualTol, seed: 1, ctx: context.Background(), verbose: &log}
+	if r := solveLP(p, set, nil, true, true); r.status != solvers.Optimal {
+		t.Fatalf("solve %s", r.status)
+	}
+	if !strings.Contains(log.String(), "doubleton equations: 1 eliminated") || !strings.Contains(log.String(), "forcing rows: 1 removed") {
+		t.Errorf("presolve log:\n%s\nwant the forcing row removed, then the doubleton equation it leaves eliminated", log.String())
+	}
+	checkPresolvedSolve(t, p, -2.5)
 }
