@@ -51,9 +51,10 @@
 //     (Andersen and Andersen §3–4, as HiGHS's) removes redundant rows, forcing rows
 //     (met only with every column at one bound: the columns are fixed; postsolve gives
 //     the row the least dual that keeps their reduced costs of the right sign),
-//     implied-free column singletons in equality rows (the row's other bounds keep
-//     the column within its own: column and row go, its cost moves onto the row's
-//     other columns, postsolve sets it basic with the row's dual c_k/b) and dominated
+//     implied-free column singletons (the row's bounds and its other columns' keep the
+//     column within its own: column and row go, an inequality row taken as the
+//     equality the dual's sign c_k/b picks, its cost moves onto the row's other
+//     columns, postsolve sets it basic with the row's dual c_k/b) and dominated
 //     columns (a reduced cost that keeps its sign over the dual bounds the remaining
 //     column singletons and the row senses imply: fixed at that bound; the singletons
 //     it relied on stay). An infeasibility

@@ -10,12 +10,14 @@ import (
 // singletons and dominated columns (Andersen and Andersen, "Presolving in linear
 // programming", Math. Programming 71, 1995, §3.3–3.4 and §4; HiGHS's presolve has both).
 //
-//   - A column x_k with one entry b, in an equality row i (b·x_k + Σ a_j·x_j = r), whose
-//     bounds the row already implies — the other columns' bounds keep (r − Σ a_j·x_j)/b
-//     inside [l_k, u_k] — is free in effect. Then the row only defines x_k: row and column
-//     leave the problem and c_k·x_k = c_k·(r − Σ a_j·x_j)/b moves onto the other columns'
-//     costs. Postsolve sets x_k from the row, makes it basic and the row's dual c_k/b
-//     (so that d_k = 0).
+//   - A column x_k with one entry b, in row i (b·x_k + Σ a_j·x_j = r, r within the row's
+//     bounds), whose bounds the row already implies — the other columns' bounds and the
+//     row's keep (r − Σ a_j·x_j)/b inside [l_k, u_k] — is free in effect, so d_k = 0 and
+//     the row's dual is c_k/b at an optimum. In an inequality row that sign says which
+//     bound the row sits at, and the row becomes that equality. Then the row only defines
+//     x_k: row and column leave the problem and c_k·x_k = c_k·(r − Σ a_j·x_j)/b moves
+//     onto the other columns' costs. Postsolve sets x_k from the row, makes it basic and
+//     the row's dual c_k/b.
 //   - A column singleton that stays bounds its row's dual: x_k ≥ l_k with no upper bound
 //     needs d_k = c_k − b·y_i ≥ 0 at an optimum, so b·y_i ≤ c_k; a one-sided row bounds
 //     the sign of its dual. A column whose reduced cost c_j − Σ a_ij·y_i keeps one sign
@@ -250,30 +252,50 @@ func reduceColumns(r *reducedLP) *colStage {
 				continue
 			}
 			i, b := singleton(k)
-			if i < 0 || rlo[i] != rup[i] || math.IsInf(rlo[i], 0) {
+			if i < 0 {
 				continue
 			}
 			minAct, maxAct, minInf, maxInf, big := activity(i, k)
 			if math.Abs(b) < singletonMinRatio*big {
 				continue
 			}
-			// x_k = (r − act)/b.
+			// x_k = (r − act)/b for a row activity r in [rlo, rup]: its range.
 			implLo, implUp := math.Inf(-1), math.Inf(1)
-			loAct, loInf, upAct, upInf := maxAct, maxInf, minAct, minInf
-			if b < 0 {
-				loAct, loInf, upAct, upInf = minAct, minInf, maxAct, maxInf
-			}
-			if loInf == 0 {
-				implLo = (rlo[i] - loAct) / b
-			}
-			if upInf == 0 {
-				implUp = (rlo[i] - upAct) / b
+			if b > 0 {
+				if !math.IsInf(rlo[i], 0) && maxInf == 0 {
+					implLo = (rlo[i] - maxAct) / b
+				}
+				if !math.IsInf(rup[i], 0) && minInf == 0 {
+					implUp = (rup[i] - minAct) / b
+				}
+			} else {
+				if !math.IsInf(rup[i], 0) && minInf == 0 {
+					implLo = (rup[i] - minAct) / b
+				}
+				if !math.IsInf(rlo[i], 0) && maxInf == 0 {
+					implUp = (rlo[i] - maxAct) / b
+				}
 			}
 			if implLo < r.lower[k]-impliedSlack*math.Max(1, math.Abs(r.lower[k])) ||
 				implUp > r.upper[k]+impliedSlack*math.Max(1, math.Abs(r.upper[k])) {
 				continue
 			}
-			op := colOp{kind: colOpImpliedFree, col: k, row: i, b: b, r: rlo[i], c: cost[k]}
+			// x_k free in effect has d_k = 0 at an optimum, so the row's dual is c_k/b, and
+			// in an inequality row its sign says which bound the row sits at (y > 0 the
+			// lower, y < 0 the upper, 0 either): the row is that equality. A sign whose
+			// bound is infinite leaves the row to the simplex (no dual feasible point).
+			rhs, atUpper := rlo[i], false
+			if rlo[i] != rup[i] {
+				yi := cost[k] / b
+				switch {
+				case yi < 0 || (yi == 0 && math.IsInf(rlo[i], -1)):
+					rhs, atUpper = rup[i], true
+				}
+				if math.IsInf(rhs, 0) {
+					continue
+				}
+			}
+			op := colOp{kind: colOpImpliedFree, col: k, row: i, b: b, r: rhs, c: cost[k], upper: atUpper}
 			for p := rowStart[i]; p < rowStart[i+1]; p++ {
 				if j, a := rowCol[p], rowVal[p]; j != k && !colGone[j] && a != 0 {
 					op.others = append(op.others, entry{j, a})
@@ -484,7 +506,14 @@ func (st *colStage) postsolve(xo, yo []float64, bo *solvers.Basis) ([]float64, [
 			}
 			x[op.col] = (op.r - act) / op.b
 			b.Cols[op.col] = solvers.Basic
-			b.Rows[op.row] = solvers.Fixed
+			switch {
+			case in.rowLower[op.row] == in.rowUpper[op.row]:
+				b.Rows[op.row] = solvers.Fixed
+			case op.upper:
+				b.Rows[op.row] = solvers.AtUpper
+			default:
+				b.Rows[op.row] = solvers.AtLower
+			}
 			y[op.row] = op.c / op.b
 		}
 	}

@@ -58,23 +58,42 @@ func checkPresolvedSolve(t *testing.T, p *model.Problem, want float64) *solvers.
 // columns u, v ≥ 0 of cost 1. The row keeps u ≥ 3 whatever x and v are, so u is free in
 // effect: it is substituted out with its row, its cost moves onto x0, x1 and v (1, 2, 2),
 // and v, left empty at cost 2, is fixed at 0 as dominated; so is x1, now a singleton of
-// x0 + x1 ≥ 2 dearer than x0 (whose d ≥ 0 bounds that row's dual by 1). The row's dual
-// comes back as c_u/b = −1 and u basic.
+// x0 + x1 ≥ 2 dearer than x0 (whose d ≥ 0 bounds that row's dual by 1). That leaves
+// x0 ≥ 2, which implies x0's own bound: x0 is substituted too, the row at its lower
+// bound (dual c_0/b = 1 > 0). The first row's dual comes back as c_u/b = −1 and u basic.
 func TestImpliedFreeColumnSingleton(t *testing.T) {
 	// min u + v s.t. x0 + 2·x1 − u + v = −3, x0 + x1 ≥ 2, all columns ≥ 0.
 	p := lp(model.Minimize, []float64{0, 0, 1, 1}, []float64{0, 0, 0, 0}, []float64{inf, inf, inf, inf},
 		[][]float64{{1, 2, -1, 1}, {1, 1, 0, 0}}, []float64{-3, 2}, []float64{-3, inf})
 	st := columnStage(t, p)
-	if st == nil || st.impliedFree != 1 || st.dominated != 2 || !slices.Equal(st.colMap, []int{0}) || !slices.Equal(st.rowMap, []int{1}) {
-		t.Fatalf("column stage %+v, want u substituted with its row, x1 and v fixed", st)
+	if st == nil || st.impliedFree != 2 || st.dominated != 2 || st.out.n != 0 || st.out.m != 0 {
+		t.Fatalf("column stage %+v, want u substituted with its row, x1 and v fixed, then x0 substituted with x0 ≥ 2", st)
 	}
-	if got := st.out.cost; !slices.Equal(got, []float64{1}) {
-		t.Errorf("x0's cost after the substitution %v, want [1]", got)
+	if last := st.ops[len(st.ops)-1]; last.kind != colOpImpliedFree || last.col != 0 || last.c != 1 || last.r != 2 {
+		t.Errorf("last reduction %+v, want x0 (cost 1 after the substitution) substituted with its row at 2", last)
 	}
 	sol := checkPresolvedSolve(t, p, 5)
 	if sol.Basis.Cols[2] != solvers.Basic || math.Abs(sol.RowDual[0]+1) > 1e-12 || math.Abs(sol.X[2]-5) > 1e-9 {
 		t.Errorf("u %v (%v), row dual %v: want u = 5 basic and the dual −1", sol.X[2], sol.Basis.Cols[2], sol.RowDual[0])
 	}
+
+	// As an inequality, x0 + 2·x1 − u + v ≤ −3 still keeps u ≥ 3: the dual c_u/b = −1 says
+	// the row sits at its upper bound, and it is substituted as that equality.
+	p.RowLower[0] = -inf
+	st = columnStage(t, p)
+	if st == nil || st.impliedFree != 2 || st.ops[0].kind != colOpImpliedFree || !st.ops[0].upper || st.ops[0].r != -3 {
+		t.Fatalf("column stage %+v, want u substituted with the row at its upper bound −3", st)
+	}
+	sol = checkPresolvedSolve(t, p, 5)
+	if sol.Basis.Cols[2] != solvers.Basic || sol.Basis.Rows[0] != solvers.AtUpper || math.Abs(sol.RowDual[0]+1) > 1e-12 {
+		t.Errorf("u %v, row %v, row dual %v: want u basic, the row at its upper bound, the dual −1", sol.Basis.Cols[2], sol.Basis.Rows[0], sol.RowDual[0])
+	}
+	// As x0 + 2·x1 − u + v ≥ −3 it bounds u only from above: u stays.
+	p.RowLower[0], p.RowUpper[0] = -3, inf
+	if st := columnStage(t, p); st != nil && st.impliedFree != 0 {
+		t.Fatalf("column stage substituted %d singletons; u's lower bound is not implied", st.impliedFree)
+	}
+	checkPresolvedSolve(t, p, 0)
 }
 
 // TestImpliedFreeNotImplied: the same row with right-hand side +3 lets u reach 0 at
@@ -149,9 +168,10 @@ func TestDominatedUpper(t *testing.T) {
 	for _, op := range st.ops {
 		got = append(got, red{op.kind, op.col, op.value, op.upper})
 	}
-	want := []red{{colOpDominated, 0, 3, true}, {colOpDominated, 2, 0, false}, {colOpImpliedFree, 3, 0, false}, {colOpDominated, 4, 0, false}}
-	if !slices.Equal(got, want) || !slices.Equal(st.colMap, []int{1}) || !slices.Equal(st.rowMap, []int{1}) {
-		t.Fatalf("column stage: reductions %v, columns %v, rows %v; want %v, columns [1], rows [1]", got, st.colMap, st.rowMap, want)
+	// Then x1, alone in x1 ≥ 1, is implied free there too.
+	want := []red{{colOpDominated, 0, 3, true}, {colOpDominated, 2, 0, false}, {colOpImpliedFree, 1, 0, false}, {colOpImpliedFree, 3, 0, false}, {colOpDominated, 4, 0, false}}
+	if !slices.Equal(got, want) || st.out.n != 0 || st.out.m != 0 {
+		t.Fatalf("column stage: reductions %v, columns %v, rows %v; want %v and nothing left", got, st.colMap, st.rowMap, want)
 	}
 	sol := checkPresolvedSolve(t, p, 7)
 	if sol.X[0] != 3 || sol.Basis.Cols[0] != solvers.AtUpper || math.Abs(sol.X[3]-1) > 1e-12 {
@@ -172,8 +192,8 @@ func TestForcingAndRedundantRows(t *testing.T) {
 	p := lp(model.Minimize, []float64{-2, 1, 1}, []float64{0, 0, 0}, []float64{5, 5, inf},
 		[][]float64{{1, -1, 0}, {1, 1, 0}, {1, 0, 1}}, []float64{-inf, -inf, 1}, []float64{7, 0, inf})
 	st := columnStage(t, p)
-	if st == nil || st.redundant != 1 || st.forcing != 1 || !slices.Equal(st.colMap, []int{2}) || !slices.Equal(st.rowMap, []int{2}) {
-		t.Fatalf("column stage %+v, want row 0 redundant, row 1 forcing (x0, x1 fixed)", st)
+	if st == nil || st.redundant != 1 || st.forcing != 1 || len(st.ops) != 3 || st.ops[0].kind != colOpRedundantRow || st.ops[1].kind != colOpForcingRow {
+		t.Fatalf("column stage %+v, want row 0 redundant, row 1 forcing (x0, x1 fixed), then x2 ≥ 1 substituting x2", st)
 	}
 	sol := checkPresolvedSolve(t, p, 1)
 	if !slices.Equal(sol.RowDual, []float64{0, -3, 1}) || sol.Basis.Cols[0] != solvers.Basic ||
