@@ -34,7 +34,9 @@
 //     with continuous columns substituted by their nearest bound or variable upper bound
 //     x ≤ u·y (y binary or a general integer) and the divisor δ chosen among the integer
 //     coefficients (with δ = u on a flow-conservation row this is the flow cover
-//     x_a ≤ d·y_a + outflow, so f₀ = d/u as small as 1e-4 is accepted). Each round's cuts are ordered by efficacy and a cut nearly parallel
+//     x_a ≤ d·y_a + outflow, so f₀ = d/u as small as 1e-4 is accepted, and on the
+//     row's other side the cut-set inequality Σ_in y ≥ 1, so f₀ = 1 − d/u as large as
+//     0.99999 is too). Each round's cuts are ordered by efficacy and a cut nearly parallel
 //     to a more efficacious one (cosine above 0.999) is not added; a cut whose row was
 //     slack at three root LPs in a row leaves the LP (aging, as in HiGHS and SCIP), so
 //     the LP the rounds re-solve stays small. Cuts that do not bind at the last root LP

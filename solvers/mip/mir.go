@@ -11,12 +11,14 @@ import (
 // c-MIR parameters.
 const (
 	// f₀ of the scaled right-hand side must lie in [mirMinFrac, mirMaxFrac]. A demand d
-	// far below the capacity u of the arcs feeding it gives f₀ = d/u on one side of its
-	// row (that cut is the flow cover x_a ≤ d·y_a + outflow) and 1 − d/u on the other;
-	// a small f₀ is harmless (continuous coefficients scale by 1/(1 − f₀)), one near 1
-	// is not, hence the asymmetry.
+	// far below the capacity u of the arcs feeding it gives f₀ = d/u on the ≤ side of its
+	// row (the flow cover x_a ≤ d·y_a + outflow) and 1 − d/u on the ≥ side (the cut-set
+	// inequality Σ_in y ≥ 1 once the inflows sit at their variable upper bounds), so both
+	// ends are needed: sp150x300d's demands of 1 unit on arcs of 3049 give 1 − f₀ ≈ 3e-4.
+	// Continuous coefficients scale by 1/(1 − f₀) (at most 1e5 here), and cleanCut
+	// refuses cuts whose coefficients span too many orders of magnitude.
 	mirMinFrac = 1e-4
-	mirMaxFrac = 0.999
+	mirMaxFrac = 0.99999
 	mirMaxInts = 200 // rows with more integer columns are skipped
 	// mirMaxAggr is the number of rows path aggregation adds to a starting row (Marchand
 	// and Wolsey's maxAggr, 5 as in SCIP and HiGHS's aggregation heuristic).

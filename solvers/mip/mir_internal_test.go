@@ -194,8 +194,8 @@ func TestAgeCuts(t *testing.T) {
 // (x_a − x_b = 0.05, x_a ≤ 100·y_a, y_a binary). c-MIR on the row's ≤ side with δ = 100
 // is the flow cover x_a ≤ 0.05·y_a + x_b, which the LP point (y_a = 0.0005) violates; its
 // f₀ = 0.0005 is below the 0.01 the separator once required (sp150x300d's demands of
-// 2–3 units on arcs of 3049 give f₀ ≈ 0.001), and the ≥ side's f₀ = 0.9995 is above the
-// 0.999 it accepts, so only the small-f₀ cut finds it.
+// 2–3 units on arcs of 3049 give f₀ ≈ 0.001). (The ≥ side's f₀ = 0.9995 is accepted
+// since f₀ may reach mirMaxFrac = 0.99999; TestDicutFromMIR covers that side.)
 func TestFlowCoverFromMIR(t *testing.T) {
 	inf := math.Inf(1)
 	p := &model.Problem{Name: "flowcover", Sense: model.Minimize,
@@ -210,5 +210,54 @@ func TestFlowCoverFromMIR(t *testing.T) {
 	}
 	for _, c := range vs {
 		checkValid(t, p, c)
+	}
+}
+
+// dicutNode is a node t that needs at least 1 unit beyond the 100 it passes on to a node
+// t2 (columns x1, x2 into t, x3 from t to t2, each x ≤ 3049·y with y binary; Σy
+// minimized). The LP spreads y thinly (y1 + y2 = 101/3049, y3 = 100/3049); every integer
+// point opens an arc into t and the arc to t2, so the optimum is 2.
+func dicutNode() *model.Problem {
+	inf := math.Inf(1)
+	const u = 3049
+	// Columns x1, x2, x3, y1, y2, y3; rows t: x1 + x2 − x3 ≥ 1, t2: x3 = 100,
+	// x_k − u·y_k ≤ 0.
+	return &model.Problem{Name: "dicut", Sense: model.Minimize,
+		ColCost:  []float64{0, 0, 0, 1, 1, 1},
+		ColLower: []float64{0, 0, 0, 0, 0, 0}, ColUpper: []float64{inf, inf, inf, 1, 1, 1},
+		Integrality: []bool{false, false, false, true, true, true},
+		RowLower:    []float64{1, 100, -inf, -inf, -inf}, RowUpper: []float64{inf, 100, 0, 0, 0},
+		AStart: []int{0, 2, 4, 7, 8, 9, 10},
+		AIndex: []int{0, 2, 0, 3, 0, 1, 4, 2, 3, 4},
+		AValue: []float64{1, 1, 1, 1, -1, 1, 1, -u, -u, -u}}
+}
+
+// TestDicutFromMIR: on dicutNode, once y3 = 1 (t2's row gives that cut), node t's row
+// −x1 − x2 + x3 ≤ −1 with x3 at its lower bound, x1 and x2 at their variable upper bounds
+// and δ = 3049 gives the cut-set inequality y1 + y2 ≥ 1 (an arc into a node with demand
+// must be open). Its f₀ is 1 − 1/3049 ≈ 0.99967, which the separator refused while f₀
+// had to stay below 0.999; t's row is an inequality, so there is no other side to read
+// the cut from. Single-row c-MIR rounds must reach the optimum 2.
+func TestDicutFromMIR(t *testing.T) {
+	p := dicutNode()
+	s := newSearch(context.Background(), p, &Solver{}, solvers.Options{})
+	s.maxAggr = 0
+	r := s.solveLP(s.lo, s.up, nil, 0)
+	if r.status != solvers.Optimal || math.Abs(r.obj-201.0/3049) > 1e-9 {
+		t.Fatalf("LP %s %g, want 201/3049", r.status, r.obj)
+	}
+	for round := 0; round < 10 && r.obj < 2-1e-7; round++ {
+		rv := s.rows()
+		vs := violated(s.mirCuts(s.w, rv, s.findVUBs(s.w, rv), r.x), r.x)
+		if len(vs) == 0 {
+			break
+		}
+		s.addCuts(vs)
+		if r = s.solveLP(s.lo, s.up, nil, 0); r.status != solvers.Optimal {
+			t.Fatalf("round %d: LP %s", round, r.status)
+		}
+	}
+	if math.Abs(r.obj-2) > 1e-7 {
+		t.Errorf("bound after single-row c-MIR rounds %g, want 2 (y = %v)", r.obj, r.x[3:])
 	}
 }
