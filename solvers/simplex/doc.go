@@ -47,7 +47,17 @@
 //     other rows and the objective and its bounds become x_j's; postsolve recovers
 //     primal values, row duals (an active singleton row takes over its column's reduced
 //     cost; a doubleton row's dual makes x_k's reduced cost zero, or x_j's when x_j sits
-//     at a bound x_k set) and a basis of the original problem. An infeasibility
+//     at a bound x_k set) and a basis of the original problem. A third stage
+//     (Andersen and Andersen §3–4, as HiGHS's) removes redundant rows, forcing rows
+//     (met only with every column at one bound: the columns are fixed; postsolve gives
+//     the row the least dual that keeps their reduced costs of the right sign),
+//     implied-free column singletons (the row's bounds and its other columns' keep the
+//     column within its own: column and row go, an inequality row taken as the
+//     equality the dual's sign c_k/b picks, its cost moves onto the row's other
+//     columns, postsolve sets it basic with the row's dual c_k/b) and dominated
+//     columns (a reduced cost that keeps its sign over the dual bounds the remaining
+//     column singletons and the row senses imply: fixed at that bound; the singletons
+//     it relied on stay). An infeasibility
 //     found on the presolved problem is confirmed on the original one, and an optimum
 //     whose certificate postsolve spoiled (duals carried through tiny coefficients) is
 //     checked against a solve without presolve.

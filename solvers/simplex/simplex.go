@@ -133,6 +133,7 @@ type settings struct {
 	verbose            io.Writer
 	seed               uint64
 	noDoubletons       bool // skip presolve's second stage (doubleton equations)
+	noColumnStage      bool // skip its third (implied-free singletons, dominated columns)
 }
 
 func (set settings) logf(format string, args ...any) {

@@ -177,6 +177,15 @@ func outcomeStatus(o outcome, ctxErr error) solvers.Status {
 	return solvers.Other
 }
 
+// stage is a presolve stage after the first: a map from its input problem to its output,
+// undone by postsolve (output solution, row duals in minimization sense, basis → input).
+type stage interface {
+	postsolve(x, y []float64, b *solvers.Basis) ([]float64, []float64, *solvers.Basis)
+}
+
+// presolvePasses bounds the alternation of the doubleton and column stages.
+const presolvePasses = 4
+
 // solveLP runs presolve, scaling, the simplex method and the way back.
 func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, doScale bool) *result {
 	if warm != nil && len(warm.Cols) != p.NumCols() {
@@ -238,27 +247,56 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	for k, i := range pre.rowMap {
 		span[n1+k] = p.RowUpper[i] - p.RowLower[i]
 	}
-	// The second stage: doubleton equations, on the presolved problem.
-	var dst *doubletonStage
-	if doPresolve && warm == nil && !set.noDoubletons {
-		if dst = eliminateDoubletons(red, den, set.primalTol); dst != nil {
-			red = dst.out
-			den2 := make([]float64, 2*(red.n+red.m))
-			span2 := make([]float64, red.n+red.m)
-			for t, j := range dst.colMap {
-				den2[2*t], den2[2*t+1], span2[t] = den[2*j], den[2*j+1], span[j]
-				if d, ok := dst.denLo[j]; ok {
-					den2[2*t] = d
+	// The second and third stages, doubleton equations and the column stage (redundant
+	// and forcing rows, implied-free column singletons, dominated columns), alternate on
+	// the presolved problem while either finds something: each can enable the other.
+	var stages []stage
+	for pass := 0; doPresolve && warm == nil && pass < presolvePasses; pass++ {
+		progressed := false
+		if !set.noDoubletons {
+			if dst := eliminateDoubletons(red, den, set.primalTol); dst != nil {
+				nIn := red.n
+				red = dst.out
+				den2 := make([]float64, 2*(red.n+red.m))
+				span2 := make([]float64, red.n+red.m)
+				for t, j := range dst.colMap {
+					den2[2*t], den2[2*t+1], span2[t] = den[2*j], den[2*j+1], span[j]
+					if d, ok := dst.denLo[j]; ok {
+						den2[2*t] = d
+					}
+					if d, ok := dst.denUp[j]; ok {
+						den2[2*t+1] = d
+					}
 				}
-				if d, ok := dst.denUp[j]; ok {
-					den2[2*t+1] = d
+				for t, i := range dst.rowMap {
+					den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(nIn+i)], den[2*(nIn+i)+1], span[nIn+i]
 				}
+				den, span = den2, span2
+				stages = append(stages, dst)
+				progressed = true
+				set.logf("doubleton equations: %d eliminated", len(dst.ops))
 			}
-			for t, i := range dst.rowMap {
-				den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(n1+i)], den[2*(n1+i)+1], span[n1+i]
+		}
+		if !set.noColumnStage {
+			if cst := reduceColumns(red); cst != nil {
+				nIn := red.n
+				red = cst.out
+				den2 := make([]float64, 2*(red.n+red.m))
+				span2 := make([]float64, red.n+red.m)
+				for t, j := range cst.colMap {
+					den2[2*t], den2[2*t+1], span2[t] = den[2*j], den[2*j+1], span[j]
+				}
+				for t, i := range cst.rowMap {
+					den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(nIn+i)], den[2*(nIn+i)+1], span[nIn+i]
+				}
+				den, span = den2, span2
+				stages = append(stages, cst)
+				progressed = true
+				set.logf("implied-free column singletons: %d substituted; dominated columns: %d fixed; redundant rows: %d, forcing rows: %d removed", cst.impliedFree, cst.dominated, cst.redundant, cst.forcing)
 			}
-			den, span = den2, span2
-			set.logf("doubleton equations: %d eliminated", len(dst.ops))
+		}
+		if !progressed {
+			break
 		}
 	}
 	lp, rowScale, colScale := buildLP(red, doScale)
@@ -273,7 +311,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 	o := s.optimize(rowScale, colScale, den, span)
 	s.logf("simplex: %s after %d iterations, %d factorizations", outcomeStatus(o, set.ctx.Err()), s.iters, s.invertions)
 	res := &result{status: outcomeStatus(o, set.ctx.Err()), iters: s.iters, primalIters: s.primalIters}
-	if o == outInfeasible && (len(pre.ops) > 0 || dst != nil) {
+	if o == outInfeasible && (len(pre.ops) > 0 || len(stages) > 0) {
 		// The same caution as above for an infeasible reduced problem.
 		r := solveLP(p, set, nil, false, doScale)
 		r.iters += s.iters
@@ -283,8 +321,8 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		return res
 	}
 	xr, yr, basis := s.unscaled(rowScale, colScale)
-	if dst != nil {
-		xr, yr, basis = dst.postsolve(xr, yr, basis)
+	for k := len(stages) - 1; k >= 0; k-- {
+		xr, yr, basis = stages[k].postsolve(xr, yr, basis)
 	}
 	x, y, b := pre.postsolve(p, xr, yr, basis)
 	if pre.unboundedIfFeasible {
@@ -292,7 +330,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		return res
 	}
 	res.x, res.y, res.basis = x, y, b
-	if (len(pre.ops) > 0 || dst != nil) && dualityGap(p, x, y) > gapTolerance {
+	if (len(pre.ops) > 0 || len(stages) > 0) && dualityGap(p, x, y) > gapTolerance {
 		// Postsolve carries duals through singleton rows; through tiny coefficients that
 		// can produce duals so large that rounding spoils the certificate. The solve
 		// without presolve computes them from the basis directly; keep the better one.
