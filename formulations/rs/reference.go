@@ -53,6 +53,22 @@ type Quantization struct {
 	Width    float64
 	Theta    float64
 	MaxDelta float64
+
+	// z is reach()'s value once Prepared has computed it (0: compute it per reference).
+	z float64
+}
+
+// Prepared returns q with the z of its Gaussian ranges computed once, for a caller that
+// builds many references with one quantization: RUSH re-estimates the jobs whose pending
+// work changed at every decision, and z (a worst-case tail and a normal quantile) is the
+// same each time. The references are bit for bit those of q.
+func (q Quantization) Prepared() (Quantization, error) {
+	z, err := q.reach()
+	if err != nil {
+		return q, err
+	}
+	q.z = z
+	return q, nil
 }
 
 // Reference is an estimated reference distribution φ_i of a job's remaining work v_i
@@ -276,6 +292,9 @@ func FromRuntime(rt *sched.Runtime, q Quantization) (*Reference, error) {
 
 // reach is z, how many standard deviations τ_max must reach above the mean.
 func (q Quantization) reach() (float64, error) {
+	if q.z > 0 {
+		return q.z, nil
+	}
 	if q.Theta == 0 {
 		if q.MaxDelta != 0 {
 			return 0, errors.New("rs: quantization: MaxDelta needs Theta")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/coraopt/coraopt/sched"
+	"pgregory.net/rapid"
 )
 
 // The mean-time estimator: η is the impulse's value on unit bins whatever θ and δ, and
@@ -275,4 +276,41 @@ func TestGaussianLowerFold(t *testing.T) {
 			t.Errorf("bin %d: %g, want %g", l, got, want)
 		}
 	}
+}
+
+// A prepared quantization gives bit for bit the references of the unprepared one, and
+// it did compute z (reach then skips the worst-case tail and the quantile).
+func TestPreparedQuantizationSameReferences(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		q := Quantization{Bins: rapid.IntRange(0, 400).Draw(t, "bins"),
+			Theta: rapid.SampledFrom([]float64{0, 0.5, 0.9, 0.99}).Draw(t, "theta")}
+		if q.Theta > 0 {
+			q.MaxDelta = rapid.Float64Range(0, 3).Draw(t, "delta")
+		}
+		pq, err := q.Prepared()
+		if err != nil {
+			t.Fatalf("Prepared(%+v): %v", q, err)
+		}
+		if pq.z <= 0 {
+			t.Fatalf("Prepared(%+v) kept z = %v", q, pq.z)
+		}
+		mean := rapid.Float64Range(0, 5000).Draw(t, "mean")
+		std := rapid.Float64Range(0, 500).Draw(t, "std")
+		want, err1 := Gaussian(mean, std, q)
+		got, err2 := Gaussian(mean, std, pq)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("errors differ: %v / %v", err1, err2)
+		}
+		if err1 != nil {
+			return
+		}
+		if want.TauMax != got.TauMax || want.Z != got.Z || want.TailMass != got.TailMass || len(want.raw) != len(got.raw) {
+			t.Fatalf("reference differs: %+v / %+v", want, got)
+		}
+		for i := range want.raw {
+			if math.Float64bits(want.raw[i]) != math.Float64bits(got.raw[i]) || want.width != got.width {
+				t.Fatalf("bin %d: %v / %v", i, want.raw[i], got.raw[i])
+			}
+		}
+	})
 }

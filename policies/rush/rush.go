@@ -95,6 +95,10 @@ type Policy struct {
 	// stages holds the stages estimate returns during one plan, emptied before the
 	// next: Build reads them before it returns.
 	stages []plan.Stage
+	// quant is the references' quantization with its z computed once (quantSet): the
+	// same for every job and instant.
+	quant    rs.Quantization
+	quantSet bool
 }
 
 // finishedStats is Welford's running (n, mean, M2) of a job's finished task runtimes per
@@ -326,7 +330,12 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 			mean[group[k]] += m * mu[k] / s
 			variance[group[k]] += m * (sd[k] / s) * (sd[k] / s)
 		}
-		q := rs.Quantization{Bins: p.cfg.Bins, Theta: p.cfg.Theta, MaxDelta: p.cfg.Delta}
+		if !p.quantSet {
+			// On an error q stays unprepared, and Gaussian reports it per job as before.
+			p.quant, _ = rs.Quantization{Bins: p.cfg.Bins, Theta: p.cfg.Theta, MaxDelta: p.cfg.Delta}.Prepared()
+			p.quantSet = true
+		}
+		q := p.quant
 		for g := range groups {
 			if mean[g] <= 0 {
 				continue
