@@ -74,7 +74,7 @@ type Policy struct {
 	// cache holds each job's latest estimates, a few slot lengths deep: when the plan
 	// lengthens the slot to fit MaxSlots, every instant tries the default slot first and
 	// then the longer one, and a single entry per job would be recomputed twice per event.
-	cache map[int][]*estimate // by job, newest last
+	cache [][]*estimate // by job index, newest last (a slice: looked up per job and instant)
 	// history of finished task runtimes per pool (the prior of stages without a
 	// declared distribution), kept in Observe because View.Finished is released when a
 	// job completes.
@@ -82,7 +82,7 @@ type Policy struct {
 	histSum, histQ []float64
 	counts         map[string]int
 	replan         plan.ReplanGate
-	stats          map[int]*finishedStats // by job
+	stats          []*finishedStats // by job index
 	promise        map[int]float64
 	slot           float64
 	utils          plan.UtilityCache
@@ -152,7 +152,7 @@ func NewAlg3(cfg Config) *Policy {
 
 func newPolicy(name, method string, cfg Config) *Policy {
 	return &Policy{ca: policies.ContainerAssignment{Conserving: true}, name: name, method: method,
-		cfg: cfg.withDefaults(), reg: solve.Default(), cache: map[int][]*estimate{}, stats: map[int]*finishedStats{},
+		cfg: cfg.withDefaults(), reg: solve.Default(),
 		counts: map[string]int{"plans": 0, "fallbacks": 0}, promise: map[int]float64{}}
 }
 
@@ -209,8 +209,12 @@ func (p *Policy) Observe(v policies.View, e policies.Event) {
 			}
 		}
 	case policies.EventJobFinish, policies.EventReject:
-		delete(p.cache, e.Job)
-		delete(p.stats, e.Job)
+		if e.Job < len(p.cache) {
+			p.cache[e.Job] = nil
+		}
+		if e.Job < len(p.stats) {
+			p.stats[e.Job] = nil
+		}
 	}
 }
 
@@ -245,6 +249,9 @@ func (p *Policy) Err() error { return p.err }
 
 // stageStats is (μ, σ) of a task of j's stage s: learned or the prior.
 func (p *Policy) stageStats(v policies.View, j, s int) (float64, float64) {
+	if j >= len(p.stats) {
+		p.stats = append(p.stats, make([]*finishedStats, max(j+1, v.NumJobs())-len(p.stats))...)
+	}
 	fs := p.stats[j]
 	if fs == nil {
 		k := len(v.Job(j).Stages)
@@ -317,6 +324,9 @@ func (p *Policy) estimate(v policies.View, j int, s float64, pooled bool) ([]pla
 		}
 	}
 	var e *estimate
+	if j >= len(p.cache) {
+		p.cache = append(p.cache, make([][]*estimate, max(j+1, v.NumJobs())-len(p.cache))...)
+	}
 	for _, c := range p.cache[j] {
 		if c.key == key {
 			e = c
