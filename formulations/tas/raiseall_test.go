@@ -22,27 +22,9 @@ import (
 func TestRaisableAllMatchesEDF(t *testing.T) {
 	yes, no := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
-		o := genOpts{maxJobs: 12, maxSlots: 16, maxCap: 5, maxDemand: 8, utility: "table", resources: 2,
-			release: true, varyCap: true, feasible: true}
-		in := genSpec(rt, o).instance()
-		p, err := newProblem(in)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if err := p.setResourceReleases(randomResourceReleases(rt, in)); err != nil {
-			rt.Fatal(err)
-		}
-		or := edfOracle{p: p}
-		d := make([]int, p.n)
-		for j := range d {
-			d[j] = rapid.IntRange(p.release[j], p.T).Draw(rt, "d")
-		}
-		// Move deadlines to the horizon until the vector is feasible (or every one is).
-		for j := 0; !or.feasible(d); j++ {
-			if j == p.n {
-				return // infeasible even at the horizon
-			}
-			d[j] = p.T
+		in, p, or, d, feasible := feasibleDeadlines(rt)
+		if !feasible {
+			return // infeasible even at the horizon
 		}
 		var js, nds []int
 		for j := range p.n {
@@ -192,26 +174,9 @@ func TestOnePassMatchesOneByOneOnFloorInstances(t *testing.T) {
 func TestKeepAloneAllMatchesEDF(t *testing.T) {
 	yes, no := 0, 0
 	rapid.Check(t, func(rt *rapid.T) {
-		o := genOpts{maxJobs: 12, maxSlots: 16, maxCap: 5, maxDemand: 8, utility: "table", resources: 2,
-			release: true, varyCap: true, feasible: true}
-		in := genSpec(rt, o).instance()
-		p, err := newProblem(in)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if err := p.setResourceReleases(randomResourceReleases(rt, in)); err != nil {
-			rt.Fatal(err)
-		}
-		or := edfOracle{p: p}
-		d := make([]int, p.n)
-		for j := range d {
-			d[j] = rapid.IntRange(p.release[j], p.T).Draw(rt, "d")
-		}
-		for j := 0; !or.feasible(d); j++ {
-			if j == p.n {
-				return
-			}
-			d[j] = p.T
+		in, p, or, d, feasible := feasibleDeadlines(rt)
+		if !feasible {
+			return // infeasible even at the horizon
 		}
 		var at, up []int
 		for j := range p.n {
@@ -319,4 +284,33 @@ func BenchmarkTraceTies(b *testing.B) {
 			})
 		}
 	}
+}
+
+// feasibleDeadlines draws a two-resource instance with release times (per resource on
+// some draws) and capacities that vary by slot, and a deadline per job from its release,
+// moved to the horizon one job at a time until the vector is feasible; ok is false when
+// it is infeasible even at the horizon.
+func feasibleDeadlines(rt *rapid.T) (*sched.Instance, *problem, edfOracle, []int, bool) {
+	o := genOpts{maxJobs: 12, maxSlots: 16, maxCap: 5, maxDemand: 8, utility: "table", resources: 2,
+		release: true, varyCap: true, feasible: true}
+	in := genSpec(rt, o).instance()
+	p, err := newProblem(in)
+	if err != nil {
+		rt.Fatal(err)
+	}
+	if err := p.setResourceReleases(randomResourceReleases(rt, in)); err != nil {
+		rt.Fatal(err)
+	}
+	or := edfOracle{p: p}
+	d := make([]int, p.n)
+	for j := range d {
+		d[j] = rapid.IntRange(p.release[j], p.T).Draw(rt, "d")
+	}
+	for j := 0; !or.feasible(d); j++ {
+		if j == p.n {
+			return in, p, or, d, false
+		}
+		d[j] = p.T
+	}
+	return in, p, or, d, true
 }
