@@ -9,6 +9,9 @@
 #                (`//go:build papers`), so plain `go test ./...` and make test run the
 #                everyday variants (fewer seeds, smaller workloads, the same assertions) and
 #                this target runs exactly the papers tests: see docs/testing.md
+#   make pwa     issue 29's acceptance on real Parallel Workloads Archive traces (tag pwa):
+#                the SWF files in $CORAOPT_PWA_TRACE or ../shared/traces, which developers
+#                may not commit; not part of make test until such a trace is in shared/
 #   make deps    only install the C libraries (idempotent; seconds when already done)
 #   make bench   Go benchmarks for the performance targets (see docs/performance.md)
 #   make lint    gofmt and go vet, with and without the cgo tags
@@ -37,7 +40,7 @@ export CORAOPT_HIGHS_INSTANCES := $(HIGHS_PREFIX)/share/highs/check/instances
 # make test, checks that their TestPapers* tests are exactly the tests of those files).
 PAPERS_PKGS := $(sort $(patsubst %/,%,$(dir $(shell grep -rlE --include='*_test.go' '^//go:build (.* )?papers( .*)?$$' .))))
 
-.PHONY: all build test papers deps bench lint race clean
+.PHONY: all build test papers pwa deps bench lint race clean
 
 all: build
 
@@ -55,6 +58,9 @@ test: deps
 papers: deps
 	$(GO) test -tags papers,$(TAGS) -count=1 -timeout 60m -run '^TestPapers' $(PAPERS_PKGS)
 
+pwa:
+	$(GO) test -tags pwa -count=1 -timeout 30m -run '^TestPWATrace$$' -v ./internal/cli
+
 bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -timeout 60m ./...
 
@@ -67,6 +73,7 @@ lint:
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) vet -tags papers,$(TAGS) ./...
 	$(GO) vet -tags slurm ./internal/cli
+	$(GO) vet -tags pwa ./internal/cli
 
 clean:
 	rm -rf bin
