@@ -8,10 +8,11 @@ import (
 )
 
 // Presolve's fourth stage, the aggregator: a short equation a_i·x = r whose column k is
-// implied free — the row, with the bounds of its other columns, keeps x_k within x_k's
-// own bounds — determines x_k = (r − Σ_{j≠k} a_ij·x_j)/a_ik. x_k is substituted out of
-// its other rows and the objective and leaves the problem with the row; its bounds need
-// no transfer because the row implies them. This is Gaussian elimination on the equation
+// implied free — its rows, each with the bounds of its other columns, keep x_k within
+// x_k's own bounds — determines x_k = (r − Σ_{j≠k} a_ij·x_j)/a_ik. x_k is substituted out
+// of its other rows and the objective and leaves the problem with the row; its bounds
+// need no transfer because the remaining rows still imply them (the bounds used are those
+// of columns still in the problem, whose own bounds hold for the same reason). This is Gaussian elimination on the equation
 // rows, limited to short rows and short columns so the fill stays small. The doubleton
 // stage covers two-entry equations whose column is not implied free (it moves the bounds);
 // this one covers longer ones, such as stocfor2's three-entry balance equations that
@@ -26,9 +27,9 @@ import (
 const (
 	// aggMaxRow: an equation with more entries is not used (each entry is fill in every
 	// other row of the eliminated column).
-	aggMaxRow = 4
+	aggMaxRow = 8
 	// aggMaxCol: a column with more entries is not eliminated.
-	aggMaxCol = 6
+	aggMaxCol = 10
 	// aggPivotRel: the pivot must be at least this fraction of the row's largest entry,
 	// so that x_k's postsolve and the substituted coefficients carry no large multiple of
 	// the other columns' errors.
@@ -106,26 +107,12 @@ func aggregate(r *reducedLP) *aggStage {
 			if math.Abs(a) < aggPivotRel*amax || len(cols[k]) > aggMaxCol {
 				continue
 			}
-			// The range of Σ_{j≠k} a_ij·x_j over the other columns' bounds.
-			restLo, restUp := 0.0, 0.0
-			for _, j := range js {
-				if j == k {
-					continue
-				}
-				v := rows[i][j]
-				l, u := lo[j]*v, up[j]*v
-				if v < 0 {
-					l, u = u, l
-				}
-				restLo += l
-				restUp += u
+			implLo, implUp := math.Inf(-1), math.Inf(1)
+			for _, l := range sortedKeys(cols[k]) {
+				il, iu := impliedBounds(rows[l], k, rlo[l], rup[l], lo, up)
+				implLo, implUp = math.Max(implLo, il), math.Min(implUp, iu)
 			}
-			implLo, implUp := (rhs-restUp)/a, (rhs-restLo)/a
-			if a < 0 {
-				implLo, implUp = implUp, implLo
-			}
-			// NaN (∞ − ∞ cannot occur: restLo only sums −∞ and finite terms) fails both
-			// comparisons and leaves k alone.
+			// NaN fails both comparisons and leaves k alone.
 			if !(implLo >= lo[k]-aggDrop*math.Max(1, math.Abs(lo[k])) || math.IsInf(lo[k], -1)) ||
 				!(implUp <= up[k]+aggDrop*math.Max(1, math.Abs(up[k])) || math.IsInf(up[k], 1)) {
 				continue
@@ -217,6 +204,39 @@ func aggregate(r *reducedLP) *aggStage {
 	}
 	st.out = out
 	return st
+}
+
+// impliedBounds returns the bounds on x_k that row (its entries by column) with bounds
+// [rl, ru] implies given the other columns' bounds lo, up: a_k·x_k = act − Σ_{j≠k} a_j·x_j
+// with act in [rl, ru]. A side that is not implied is infinite.
+func impliedBounds(row map[int]float64, k int, rl, ru float64, lo, up []float64) (float64, float64) {
+	restLo, restUp := 0.0, 0.0
+	for _, j := range sortedKeys(row) {
+		if j == k {
+			continue
+		}
+		v := row[j]
+		l, u := lo[j]*v, up[j]*v
+		if v < 0 {
+			l, u = u, l
+		}
+		// restLo sums only −∞ and finite terms, restUp only +∞ and finite ones.
+		restLo += l
+		restUp += u
+	}
+	a := row[k]
+	implLo, implUp := (rl-restUp)/a, (ru-restLo)/a
+	if a < 0 {
+		implLo, implUp = (ru-restLo)/a, (rl-restUp)/a
+	}
+	// ∞ − ∞ cannot occur, but a −∞ row bound less +∞ activity is −∞: nothing implied.
+	if math.IsNaN(implLo) {
+		implLo = math.Inf(-1)
+	}
+	if math.IsNaN(implUp) {
+		implUp = math.Inf(1)
+	}
+	return implLo, implUp
 }
 
 // postsolve maps a solution of the stage's output problem (x, row duals y in

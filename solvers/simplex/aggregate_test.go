@@ -58,6 +58,24 @@ func TestAggregatorSubstitutesImpliedFree(t *testing.T) {
 	}
 }
 
+// TestAggregatorImpliedByAnotherRow: with x0 unbounded above, the equation no longer
+// bounds x2 from above, but x2 − x3 ≤ 0.5 with x3 ≤ 4 does (x2 ≤ 4.5 < 5): x2 is still
+// implied free and substituted.
+func TestAggregatorImpliedByAnotherRow(t *testing.T) {
+	p := aggregatorLP()
+	p.ColUpper[0] = inf
+	if st := aggregate(presolve(p, DefaultPrimalTol).reduced); st == nil || len(st.ops) != 1 || st.ops[0].k != 2 {
+		t.Fatalf("aggregator %+v, want x2 substituted (bounded by row 2)", st)
+	}
+	checkPresolvedSolve(t, p, -1)
+	// With x3 ≤ 5, row 2 allows x2 up to 5.5: not implied, x2 stays.
+	p.ColUpper[3] = 5
+	if st := aggregate(presolve(p, DefaultPrimalTol).reduced); st != nil && st.ops[0].k == 2 {
+		t.Fatalf("aggregator substituted x2 (ops %+v); nothing keeps it ≤ 5", st.ops)
+	}
+	checkPresolvedSolve(t, p, -1)
+}
+
 // TestAggregatorNotImplied: with x2 ≤ 1.5 the equation can push x2 to 2, past its own
 // bound, which then binds: x2 must stay, and so must the equation.
 func TestAggregatorNotImplied(t *testing.T) {

@@ -317,6 +317,9 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 			break
 		}
 	}
+	if doPresolve && warm == nil {
+		set.logf("presolved: %d of %d rows, %d of %d columns left", red.m, p.NumRows(), red.n, p.NumCols())
+	}
 	lp, rowScale, colScale := buildLP(red, doScale)
 	s := newSimplex(lp, set)
 	s.setTolerances(den, rowScale, colScale)
