@@ -30,7 +30,7 @@ func aggregatorLP() *model.Problem {
 func TestAggregatorSubstitutesImpliedFree(t *testing.T) {
 	p := aggregatorLP()
 	pre := presolve(p, DefaultPrimalTol)
-	st := aggregate(pre.reduced)
+	st := aggregate(pre.reduced, presolveDen(pre.reduced))
 	if st == nil || len(st.ops) != 1 || st.ops[0].k != 2 || st.ops[0].i != 0 {
 		t.Fatalf("aggregator %+v, want x2 substituted with row 0", st)
 	}
@@ -64,13 +64,13 @@ func TestAggregatorSubstitutesImpliedFree(t *testing.T) {
 func TestAggregatorImpliedByAnotherRow(t *testing.T) {
 	p := aggregatorLP()
 	p.ColUpper[0] = inf
-	if st := aggregate(presolve(p, DefaultPrimalTol).reduced); st == nil || len(st.ops) != 1 || st.ops[0].k != 2 {
+	if st := aggregate(presolve(p, DefaultPrimalTol).reduced, presolveDen(presolve(p, DefaultPrimalTol).reduced)); st == nil || len(st.ops) != 1 || st.ops[0].k != 2 {
 		t.Fatalf("aggregator %+v, want x2 substituted (bounded by row 2)", st)
 	}
 	checkPresolvedSolve(t, p, -1)
 	// With x3 ≤ 5, row 2 allows x2 up to 5.5: not implied, x2 stays.
 	p.ColUpper[3] = 5
-	if st := aggregate(presolve(p, DefaultPrimalTol).reduced); st != nil && st.ops[0].k == 2 {
+	if st := aggregate(presolve(p, DefaultPrimalTol).reduced, presolveDen(presolve(p, DefaultPrimalTol).reduced)); st != nil && st.ops[0].k == 2 {
 		t.Fatalf("aggregator substituted x2 (ops %+v); nothing keeps it ≤ 5", st.ops)
 	}
 	checkPresolvedSolve(t, p, -1)
@@ -82,7 +82,7 @@ func TestAggregatorNotImplied(t *testing.T) {
 	p := aggregatorLP()
 	p.ColUpper[2] = 1.5
 	pre := presolve(p, DefaultPrimalTol)
-	if st := aggregate(pre.reduced); st != nil {
+	if st := aggregate(pre.reduced, presolveDen(pre.reduced)); st != nil {
 		for _, op := range st.ops {
 			if op.k == 2 {
 				t.Fatalf("aggregator substituted x2 (ops %+v); its bound 1.5 is not implied", st.ops)
@@ -90,4 +90,50 @@ func TestAggregatorNotImplied(t *testing.T) {
 		}
 	}
 	checkPresolvedSolve(t, p, -1)
+}
+
+// TestAggregatorEquationSlack: in x0 + x1 + s = 4 with s ∈ [0, 1] a singleton, s is not
+// implied free (the row lets it reach −16) but acts as the row's slack: the row becomes
+// x0 + x1 ∈ [3, 4] and s's cost 3 moves onto x0 and x1 (−2 and −1 with the constant 12).
+// The optimum x0 = 4, s = 0 costs 4; the range sits at its upper bound with dual −2, so
+// the equation's is −2 + 3 = 1 and s, at its lower bound, has d = 3 − 1 = 2.
+func TestAggregatorEquationSlack(t *testing.T) {
+	// min x0 + 2·x1 + 3·s s.t. x0 + x1 + s = 4, x0 − x1 ≥ −1; x0, x1 ∈ [0, 10], s ∈ [0, 1].
+	p := lp(model.Minimize, []float64{1, 2, 3}, []float64{0, 0, 0}, []float64{10, 10, 1},
+		[][]float64{{1, 1, 1}, {1, -1, 0}}, []float64{4, -1}, []float64{4, inf})
+	st := aggregate(presolve(p, DefaultPrimalTol).reduced, presolveDen(presolve(p, DefaultPrimalTol).reduced))
+	if st == nil || st.slacks != 1 || st.substituted != 0 || !st.ops[0].slack || st.ops[0].k != 2 {
+		t.Fatalf("aggregator %+v, want s taken as the equation's slack", st)
+	}
+	if out := st.out; out.rowLower[0] != 3 || out.rowUpper[0] != 4 || out.cost[0] != -2 || out.cost[1] != -1 {
+		t.Fatalf("reduced problem %+v, want row 0 in [3, 4] and costs −2, −1", out)
+	}
+	sol := checkPresolvedSolve(t, p, 4)
+	if sol.Basis.Cols[2] != solvers.AtLower || sol.Basis.Rows[0] != solvers.Fixed || math.Abs(sol.RowDual[0]-1) > 1e-12 || sol.X[2] != 0 {
+		t.Errorf("s = %v (%v), equation %v with dual %v: want s = 0 at its lower bound, the equation fixed, dual 1",
+			sol.X[2], sol.Basis.Cols[2], sol.Basis.Rows[0], sol.RowDual[0])
+	}
+	// With s's cost −3 the optimum puts s at its upper bound 1 (x0 = 3 costs 3 − 3 = 0):
+	// the range at its lower bound, s nonbasic at its upper.
+	p.ColCost[2] = -3
+	sol = checkPresolvedSolve(t, p, 0)
+	if sol.Basis.Cols[2] != solvers.AtUpper || sol.X[2] != 1 {
+		t.Errorf("s = %v (%v), want 1 at its upper bound", sol.X[2], sol.Basis.Cols[2])
+	}
+}
+
+// presolveDen is the tolerance magnitudes max(1, |bound|) of r's column bounds, as solveLP
+// passes them to the aggregator when no earlier stage changed them.
+func presolveDen(r *reducedLP) []float64 {
+	den := make([]float64, 2*(r.n+r.m))
+	for j := range r.n {
+		den[2*j], den[2*j+1] = 1, 1
+		if !math.IsInf(r.lower[j], 0) {
+			den[2*j] = math.Max(1, math.Abs(r.lower[j]))
+		}
+		if !math.IsInf(r.upper[j], 0) {
+			den[2*j+1] = math.Max(1, math.Abs(r.upper[j]))
+		}
+	}
+	return den
 }

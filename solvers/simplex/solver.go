@@ -296,7 +296,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 			}
 		}
 		if !set.noAggregator {
-			if ast := aggregate(red); ast != nil {
+			if ast := aggregate(red, den); ast != nil {
 				nIn := red.n
 				red = ast.out
 				den2 := make([]float64, 2*(red.n+red.m))
@@ -306,11 +306,21 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 				}
 				for t, i := range ast.rowMap {
 					den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(nIn+i)], den[2*(nIn+i)+1], span[nIn+i]
+					if d, ok := ast.denLo[i]; ok {
+						den2[2*(red.n+t)] = d
+					}
+					if d, ok := ast.denUp[i]; ok {
+						den2[2*(red.n+t)+1] = d
+					}
+					if _, ok := ast.denLo[i]; ok {
+						// The range's width is the slack's.
+						span2[red.n+t] = red.rowUpper[t] - red.rowLower[t]
+					}
 				}
 				den, span = den2, span2
 				stages = append(stages, ast)
 				progressed = true
-				set.logf("aggregator: %d implied-free columns substituted with their equations", len(ast.ops))
+				set.logf("aggregator: %d implied-free columns substituted with their equations; %d equation slacks", ast.substituted, ast.slacks)
 			}
 		}
 		if !progressed {
