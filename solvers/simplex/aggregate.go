@@ -299,13 +299,15 @@ func aggregate(r *reducedLP, den []float64) *aggStage {
 	}
 	st.substituted = len(st.ops)
 
-	// A column singleton k of an equation that is not implied free acts as the row's
-	// slack: a_i·x + a_k·x_k = r with x_k ∈ [l, u] is a·x ∈ [r − a_k·u, r − a_k·l]
-	// (a_k > 0). x_k leaves, its cost moves onto the row's other columns (x_k =
-	// (r − a·x)/a_k), and the row stays as that range. seba's 360 cost-free singletons
-	// in equations are such slacks. Postsolve: x_k from the row; the row's dual is the
-	// range's plus c_k/a_k, which keeps every other reduced cost and gives d_k = −a_k·y
-	// (the sign x_k's bound needs, from the range's side).
+	// A cost-free column singleton k of an equation that is not implied free acts as the
+	// row's slack: a_i·x + a_k·x_k = r with x_k ∈ [l, u] is a·x ∈ [r − a_k·u, r − a_k·l]
+	// (a_k > 0). x_k leaves and the row stays as that range; seba's 360 cost-free
+	// singletons in equations are such slacks. Postsolve: x_k from the row; the row's
+	// dual is the range's, which gives d_k = −a_k·y the sign x_k's bound needs. (A
+	// singleton with a cost works the same way with its cost moved onto the row's
+	// columns and c_k/a_k added to the dual — the code keeps that general — but on
+	// dfl001 that took 83,168 iterations instead of 16,805, and greenbeb 8,065 instead
+	// of 4,009, so only cost-free ones are taken.)
 	for i := range m {
 		if rowGone[i] || rlo[i] != rup[i] || len(sp.rows[i]) < 2 {
 			continue
@@ -317,7 +319,7 @@ func aggregate(r *reducedLP, den []float64) *aggStage {
 		k, a := -1, 0.0
 		for _, e := range sp.rows[i] {
 			j := e.row
-			if len(sp.cols[j]) == 1 && lo[j] < up[j] && (!math.IsInf(lo[j], -1) || !math.IsInf(up[j], 1)) &&
+			if len(sp.cols[j]) == 1 && cost[j] == 0 && lo[j] < up[j] && (!math.IsInf(lo[j], -1) || !math.IsInf(up[j], 1)) &&
 				math.Abs(e.val) >= aggPivotRel*amax {
 				k, a = j, e.val
 				break
