@@ -37,6 +37,9 @@ const (
 	// aggDrop: a substituted coefficient below this fraction of the terms it came from is
 	// cancellation and is dropped.
 	aggDrop = 1e-11
+	// aggImpliedMargin: how far inside x_k's own bounds (relative) a bound implied by a
+	// row other than the equation must lie to count (see aggregate).
+	aggImpliedMargin = 1e-6
 )
 
 // aggOp records one substitution: row i, column k with pivot a, right-hand side r,
@@ -236,6 +239,14 @@ func aggregate(r *reducedLP, den []float64) *aggStage {
 			implLo, implUp := math.Inf(-1), math.Inf(1)
 			for _, el := range sp.cols[k] {
 				il, iu := implied(el.row, k, el.val)
+				if el.row != i {
+					// Another row's implication counts only with a margin: the simplex meets
+					// that row within its primal tolerance, and a bound implied exactly at
+					// x_k's own would then let x_k (set from the equation in postsolve)
+					// leave it by as much (a property test: 6.6e-7 below a bound of −1).
+					il -= aggImpliedMargin * math.Max(1, math.Abs(il))
+					iu += aggImpliedMargin * math.Max(1, math.Abs(iu))
+				}
 				implLo, implUp = math.Max(implLo, il), math.Min(implUp, iu)
 			}
 			if !(implLo >= lo[k]-aggDrop*math.Max(1, math.Abs(lo[k])) || math.IsInf(lo[k], -1)) ||

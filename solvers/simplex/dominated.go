@@ -44,6 +44,10 @@ const (
 	// hundredth of the default primal tolerance, which covers the rounding of the row's
 	// activity bounds.
 	impliedSlack = 1e-9
+	// rowNoise: a redundant or forcing row's margin is at most this times its largest
+	// activity term (see the column stage's row tests): the rounding of a sum of a few
+	// dozen such terms, not a tolerance.
+	rowNoise = 1e-13
 	// colStageMaxRounds bounds the alternation of the two reductions (each round can
 	// enable the other's next one).
 	colStageMaxRounds = 8
@@ -184,6 +188,23 @@ func reduceColumns(r *reducedLP) *colStage {
 		return minAct, maxAct, minInf, maxInf, big
 	}
 	slack := func(b float64) float64 { return impliedSlack * math.Max(1, math.Abs(b)) }
+	// rowMagnitude is the largest |a_j·v| over row i's live columns and their finite
+	// bounds v: the scale of the rounding in its activity.
+	rowMagnitude := func(i int) float64 {
+		mag := 0.0
+		for p := rowStart[i]; p < rowStart[i+1]; p++ {
+			j, a := rowCol[p], rowVal[p]
+			if colGone[j] || a == 0 {
+				continue
+			}
+			for _, v := range [2]float64{r.lower[j], r.upper[j]} {
+				if !math.IsInf(v, 0) {
+					mag = math.Max(mag, math.Abs(a*v))
+				}
+			}
+		}
+		return mag
+	}
 
 	ylo := make([]float64, m)
 	yup := make([]float64, m)
@@ -198,10 +219,20 @@ func reduceColumns(r *reducedLP) *colStage {
 				continue
 			}
 			minAct, maxAct, minInf, maxInf, _ := activity(i, -1)
-			loMet := math.IsInf(rlo[i], -1) || (minInf == 0 && minAct >= rlo[i]-slack(rlo[i]))
-			upMet := math.IsInf(rup[i], 1) || (maxInf == 0 && maxAct <= rup[i]+slack(rup[i]))
-			atUp := minInf == 0 && !math.IsInf(rup[i], 1) && math.Abs(minAct-rup[i]) <= slack(rup[i])
-			atLo := maxInf == 0 && !math.IsInf(rlo[i], -1) && math.Abs(maxAct-rlo[i]) <= slack(rlo[i])
+			// A row removed as redundant or forcing may end violated by the margin its
+			// test allowed. Earlier stages can have shifted this row by multiples of
+			// others (a doubleton equation substituted out), so its bound here can be
+			// orders of magnitude above the original row's, and a margin relative to it
+			// (slack) can be far above the original row's tolerance: a property test found
+			// a bound of −5.6e11 here, a margin of 562, and the original row of 1.5e5 left
+			// 11 above its bound. So the margin is also held to the rounding of the
+			// activity sum itself (rowNoise times its largest term), which no
+			// transformation amplifies beyond what the solve's own arithmetic does.
+			tol := func(b float64) float64 { return math.Min(slack(b), rowNoise*math.Max(1, rowMagnitude(i))) }
+			loMet := math.IsInf(rlo[i], -1) || (minInf == 0 && minAct >= rlo[i]-tol(rlo[i]))
+			upMet := math.IsInf(rup[i], 1) || (maxInf == 0 && maxAct <= rup[i]+tol(rup[i]))
+			atUp := minInf == 0 && !math.IsInf(rup[i], 1) && math.Abs(minAct-rup[i]) <= tol(rup[i])
+			atLo := maxInf == 0 && !math.IsInf(rlo[i], -1) && math.Abs(maxAct-rlo[i]) <= tol(rlo[i])
 			switch {
 			case loMet && upMet:
 				// Redundant: no point within the column bounds violates the row.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/coraopt/coraopt/model"
@@ -211,5 +212,39 @@ func TestDoubletonEquations(t *testing.T) {
 	warm, err := New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis})
 	if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
 		t.Errorf("warm start from the postsolved basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
+	}
+}
+
+// A row or column marked Fixed whose own bounds differ by a few ulps (a presolve stage
+// saw an equation after rounding) is settled at the bound its dual or reduced cost
+// makes active, so a warm start from the returned basis needs no iteration; a truly
+// fixed one stays Fixed.
+func TestSettleFixedStatuses(t *testing.T) {
+	inf := math.Inf(1)
+	p := &model.Problem{Sense: model.Minimize,
+		ColCost: []float64{1, -2, 0}, ColLower: []float64{0, 0, 1}, ColUpper: []float64{1e-15, inf, 1},
+		RowLower: []float64{7, 7, 3}, RowUpper: []float64{7.000000000000002, 7.000000000000002, 3},
+		AStart: []int{0, 1, 2, 3}, AIndex: []int{0, 1, 2}, AValue: []float64{1, 1, 1}}
+	x := []float64{0, 7, 1}
+	for _, tc := range []struct {
+		sense model.Sense
+		y     []float64
+		rows  []solvers.BasisStatus
+		col0  solvers.BasisStatus
+	}{
+		// Minimization: y > 0 at the lower bound, y < 0 at the upper; column 0's reduced
+		// cost 1 − y_0.
+		{model.Minimize, []float64{2.5, -1, 4}, []solvers.BasisStatus{solvers.AtLower, solvers.AtUpper, solvers.Fixed}, solvers.AtUpper},
+		{model.Minimize, []float64{0, 0, 0}, []solvers.BasisStatus{solvers.AtLower, solvers.AtLower, solvers.Fixed}, solvers.AtLower},
+		// Maximization: y is in minimization sense, the costs flip: d_0 = −1 − y_0.
+		{model.Maximize, []float64{-3, 1, 0}, []solvers.BasisStatus{solvers.AtUpper, solvers.AtLower, solvers.Fixed}, solvers.AtLower},
+	} {
+		p.Sense = tc.sense
+		b := &solvers.Basis{Cols: []solvers.BasisStatus{solvers.Fixed, solvers.Basic, solvers.Fixed},
+			Rows: []solvers.BasisStatus{solvers.Fixed, solvers.Fixed, solvers.Fixed}}
+		settleFixedStatuses(p, x, tc.y, b)
+		if !slices.Equal(b.Rows, tc.rows) || b.Cols[0] != tc.col0 || b.Cols[1] != solvers.Basic || b.Cols[2] != solvers.Fixed {
+			t.Errorf("sense %v, y %v: rows %v (want %v), cols %v (want col 0 %v)", tc.sense, tc.y, b.Rows, tc.rows, b.Cols, tc.col0)
+		}
 	}
 }

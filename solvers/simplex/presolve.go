@@ -421,3 +421,48 @@ func (pr *presolveResult) postsolve(p *model.Problem, xr, yr []float64, b *solve
 	}
 	return x, y, basis
 }
+
+// settleFixedStatuses gives every row and column that postsolve marked Fixed but whose
+// own bounds differ the bound its dual (y, minimization sense) or reduced cost says is
+// active. A presolve stage decides "equation" on its reduced problem, where shifting a
+// row by fixed columns can round a range of a few ulps (say [7, 7 + 2e-15]) to one
+// value; marked Fixed in the original problem, such a row reads as dual infeasible to a
+// warm start, which then spends an iteration moving it to the bound it was at.
+func settleFixedStatuses(p *model.Problem, x, y []float64, b *solvers.Basis) {
+	if b == nil {
+		return
+	}
+	side := func(mult, v, lo, up float64) solvers.BasisStatus {
+		switch {
+		case mult > 0 || math.IsInf(up, 1):
+			return solvers.AtLower
+		case mult < 0 || math.IsInf(lo, -1):
+			return solvers.AtUpper
+		case v-lo <= up-v:
+			return solvers.AtLower
+		}
+		return solvers.AtUpper
+	}
+	var act []float64 // the activities, computed for the first row to settle
+	for i, st := range b.Rows {
+		if lo, up := p.RowLower[i], p.RowUpper[i]; st == solvers.Fixed && lo != up {
+			if act == nil {
+				act = p.RowActivity(x)
+			}
+			b.Rows[i] = side(y[i], act[i], lo, up)
+		}
+	}
+	sense := float64(p.Sense)
+	if sense == 0 {
+		sense = 1
+	}
+	for j, st := range b.Cols {
+		if lo, up := p.ColLower[j], p.ColUpper[j]; st == solvers.Fixed && lo != up {
+			d := sense * p.ColCost[j]
+			for k := p.AStart[j]; k < p.AStart[j+1]; k++ {
+				d -= p.AValue[k] * y[p.AIndex[k]]
+			}
+			b.Cols[j] = side(d, x[j], lo, up)
+		}
+	}
+}

@@ -714,3 +714,50 @@ func TestPropertyAggregator(t *testing.T) {
 	}
 	t.Logf("%d LPs: the aggregator acted in %d", runs, aggregated)
 }
+
+// Two LPs the property tests found (at 5,000 draws) where presolve's answer left a bound:
+// "forcing" removed a row whose bound, shifted by a substituted doubleton equation to
+// −5.6e11, was met within a margin relative to that shifted bound — 11 units above the
+// original row's bound of 1.5e5 (wide magnitudes); and the aggregator freed a column
+// whose bound another row implied exactly, so the simplex's tolerance on that row put the
+// column 6.6e-7 below its bound of −1 (integral). Each must now be solved within the
+// tolerances of its property test, with a valid certificate.
+func TestPresolveFoundByProperties(t *testing.T) {
+	inf := math.Inf(1)
+	for _, tc := range []struct {
+		name string
+		p    *model.Problem
+		tol  solvertest.Tolerances
+	}{
+		{"forcing row after a doubleton", &model.Problem{Sense: model.Maximize, Offset: -8,
+			ColCost:  []float64{0, -54, 74},
+			ColLower: []float64{2, 0.99999, -1.00001e+06}, ColUpper: []float64{2, 2.0000199999999997, -999989.999999},
+			RowLower: []float64{-1.0000020001824654e+06, 152180.6065032077, -1.0000060030511969e+06, -inf, -inf, -inf},
+			RowUpper: []float64{-1.0000020001824654e+06, 152180.6065032077, inf, -488964.07023500017, inf, 572640.1460817532},
+			AStart:   []int{0, 4, 8, 14}, AIndex: []int{0, 1, 2, 4, 0, 1, 4, 5, 0, 1, 2, 3, 4, 5},
+			AValue: []float64{1e-06, 13754.773148344917, 2, -1, -1.0000922327362876, 562341.3251903491, 0.28899305556244387,
+				-1.1843491410938343, 1, 1.0000115901741802, 1.000000003091166, 0.4889699599245994, 0.0013001843244614614, -0.5725487884358379}},
+			solvertest.Tolerances{Obj: 1e-4, Feas: 1e-6, Dual: 1e-6}},
+		{"aggregator, bound implied exactly by another row", &model.Problem{Sense: model.Minimize,
+			ColCost:  []float64{2, 0, 9, 0},
+			ColLower: []float64{-1, -7, 9, 0}, ColUpper: []float64{5, -7, 19, 1},
+			RowLower: []float64{-11.000001311005535, -inf, -111, -inf, -inf},
+			RowUpper: []float64{-11.000001311005535, -5.618595153578099e-07, inf, -140.0000001872865, 58.99999962542699},
+			AStart:   []int{0, 5, 8, 13, 17}, AIndex: []int{0, 1, 2, 3, 4, 1, 2, 3, 0, 1, 2, 3, 4, 0, 1, 3, 4},
+			AValue: []float64{2, -1, 8, -2, 4, 5, 7, 8, -1, 3, -6, -10, 7, -7, -3, -1, -2}},
+			strict},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sol, err := simplex.New().Solve(context.Background(), tc.p, solvers.Options{IterationLimit: 10000})
+			if err != nil || sol.Status != solvers.Optimal {
+				t.Fatalf("%v %v", sol.Status, err)
+			}
+			if err := solvertest.CheckPrimal(tc.p, sol, tc.tol); err != nil {
+				t.Error(err)
+			}
+			if err := solvertest.CheckLPCertificate(tc.p, sol, tc.tol); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

@@ -356,6 +356,7 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 		xr, yr, basis = stages[k].postsolve(xr, yr, basis)
 	}
 	x, y, b := pre.postsolve(p, xr, yr, basis)
+	settleFixedStatuses(p, x, y, b)
 	if pre.unboundedIfFeasible {
 		res.status = solvers.Unbounded
 		return res
