@@ -57,14 +57,10 @@
 //     columns, postsolve sets it basic with the row's dual c_k/b) and dominated
 //     columns (a reduced cost that keeps its sign over the dual bounds the remaining
 //     column singletons and the row senses imply: fixed at that bound; the singletons
-//     it relied on stay). A fourth, the aggregator (HiGHS's presolve has one too),
-//     substitutes an implied-free column out of a short equation (its rows and their
-//     other columns' bounds keep it within its own; at most 8 entries in the row and 10
-//     in the column, pivot at least a tenth of the row's largest entry): postsolve sets
-//     it basic from the row and gives the row the dual that zeroes its reduced cost.
-//     An infeasibility found on the presolved problem is confirmed on the original
-//     one, and an optimum whose certificate postsolve spoiled (duals carried through
-//     tiny coefficients) is checked against a solve without presolve.
+//     it relied on stay). An infeasibility
+//     found on the presolved problem is confirmed on the original one, and an optimum
+//     whose certificate postsolve spoiled (duals carried through tiny coefficients) is
+//     checked against a solve without presolve.
 //
 // Feasibility is relative: a bound b is met within PrimalTol·max(1, |b|), with b the
 // bound of the original problem (a row bound that presolve shifted keeps its original

@@ -218,15 +218,13 @@ func TestForcingAndRedundantRows(t *testing.T) {
 // TestPresolveStagesAlternate: x0 + 2·x1 + x2 = 4 becomes a doubleton equation only after
 // the forcing row x2 + x3 ≤ 0 fixes x2 (column stage), so the doubleton stage must run
 // again after it; then x0 + x1 ≥ 1 is redundant and x0 dominated, and nothing is left.
-// The aggregator is off here: it runs between the two doubleton passes and would take
-// the equation itself (x1 = (4 − x0)/2 ∈ [½, 2] is implied free once x2 is fixed).
 func TestPresolveStagesAlternate(t *testing.T) {
 	// min −x0 + x1 + x2 + x3 s.t. x0 + 2·x1 + x2 = 4, x2 + x3 ≤ 0, x0 + x1 ≥ 1;
 	// x0 ∈ [0, 3], x1 ≥ 0, x2, x3 ∈ [0, 5].
 	p := lp(model.Minimize, []float64{-1, 1, 1, 1}, []float64{0, 0, 0, 0}, []float64{3, inf, 5, 5},
 		[][]float64{{1, 2, 1, 0}, {0, 0, 1, 1}, {1, 1, 0, 0}}, []float64{4, -inf, 1}, []float64{4, 0, inf})
 	var log strings.Builder
-	set := settings{primalTol: DefaultPrimalTol, dualTol: DefaultDualTol, seed: 1, ctx: context.Background(), verbose: &log, noAggregator: true}
+	set := settings{primalTol: DefaultPrimalTol, dualTol: DefaultDualTol, seed: 1, ctx: context.Background(), verbose: &log}
 	if r := solveLP(p, set, nil, true, true); r.status != solvers.Optimal {
 		t.Fatalf("solve %s", r.status)
 	}

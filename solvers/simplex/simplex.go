@@ -134,7 +134,6 @@ type settings struct {
 	seed               uint64
 	noDoubletons       bool // skip presolve's second stage (doubleton equations)
 	noColumnStage      bool // skip its third (implied-free singletons, dominated columns)
-	noAggregator       bool // skip its fourth (implied-free columns of short equations)
 }
 
 func (set settings) logf(format string, args ...any) {

@@ -295,40 +295,9 @@ func solveLP(p *model.Problem, set settings, warm *solvers.Basis, doPresolve, do
 				set.logf("implied-free column singletons: %d substituted; dominated columns: %d fixed; redundant rows: %d, forcing rows: %d removed", cst.impliedFree, cst.dominated, cst.redundant, cst.forcing)
 			}
 		}
-		if !set.noAggregator {
-			if ast := aggregate(red, den); ast != nil {
-				nIn := red.n
-				red = ast.out
-				den2 := make([]float64, 2*(red.n+red.m))
-				span2 := make([]float64, red.n+red.m)
-				for t, j := range ast.colMap {
-					den2[2*t], den2[2*t+1], span2[t] = den[2*j], den[2*j+1], span[j]
-				}
-				for t, i := range ast.rowMap {
-					den2[2*(red.n+t)], den2[2*(red.n+t)+1], span2[red.n+t] = den[2*(nIn+i)], den[2*(nIn+i)+1], span[nIn+i]
-					if d, ok := ast.denLo[i]; ok {
-						den2[2*(red.n+t)] = d
-					}
-					if d, ok := ast.denUp[i]; ok {
-						den2[2*(red.n+t)+1] = d
-					}
-					if _, ok := ast.denLo[i]; ok {
-						// The range's width is the slack's.
-						span2[red.n+t] = red.rowUpper[t] - red.rowLower[t]
-					}
-				}
-				den, span = den2, span2
-				stages = append(stages, ast)
-				progressed = true
-				set.logf("aggregator: %d implied-free columns substituted with their equations; %d equation slacks", ast.substituted, ast.slacks)
-			}
-		}
 		if !progressed {
 			break
 		}
-	}
-	if doPresolve && warm == nil {
-		set.logf("presolved: %d of %d rows, %d of %d columns left", red.m, p.NumRows(), red.n, p.NumCols())
 	}
 	lp, rowScale, colScale := buildLP(red, doScale)
 	s := newSimplex(lp, set)
