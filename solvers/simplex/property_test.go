@@ -210,23 +210,7 @@ func TestPropertyDoubletons(t *testing.T) {
 			t.Fatalf("postsolve's certificate failed and the solve fell back:\n%s", log.String())
 		}
 		opt.Verbose = nil
-		ref, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
-		if err != nil || ref.Status != solvers.Optimal {
-			t.Fatalf("no presolve: %v %v", ref.Status, err)
-		}
-		if math.Abs(sol.Objective-ref.Objective) > 1e-7*math.Max(1, math.Abs(ref.Objective)) {
-			t.Fatalf("objective %.10g, without presolve %.10g", sol.Objective, ref.Objective)
-		}
-		if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
-			t.Fatal(err)
-		}
-		if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
-			t.Fatal(err)
-		}
-		warm, err := simplex.New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis, IterationLimit: 10000})
-		if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
-			t.Fatalf("warm start from the returned basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
-		}
+		checkPresolvedAnswer(t, p, sol, opt)
 	})
 }
 
@@ -506,23 +490,7 @@ func TestPropertyGoalColumns(t *testing.T) {
 			dominated++
 		}
 		opt.Verbose = nil
-		ref, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
-		if err != nil || ref.Status != solvers.Optimal {
-			t.Fatalf("no presolve: %v %v", ref.Status, err)
-		}
-		if math.Abs(sol.Objective-ref.Objective) > 1e-7*math.Max(1, math.Abs(ref.Objective)) {
-			t.Fatalf("objective %.10g, without presolve %.10g", sol.Objective, ref.Objective)
-		}
-		if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
-			t.Fatal(err)
-		}
-		if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
-			t.Fatal(err)
-		}
-		warm, err := simplex.New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis, IterationLimit: 10000})
-		if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
-			t.Fatalf("warm start from the returned basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
-		}
+		checkPresolvedAnswer(t, p, sol, opt)
 	})
 	// The generator must reach both reductions, or the property says little about them
 	// (about 18% and 65% of the LPs do; a twentieth is far below what rapid's default 100
@@ -601,23 +569,7 @@ func TestPropertyForcingRows(t *testing.T) {
 			forcing++
 		}
 		opt.Verbose = nil
-		ref, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
-		if err != nil || ref.Status != solvers.Optimal {
-			t.Fatalf("no presolve: %v %v", ref.Status, err)
-		}
-		if math.Abs(sol.Objective-ref.Objective) > 1e-7*math.Max(1, math.Abs(ref.Objective)) {
-			t.Fatalf("objective %.10g, without presolve %.10g", sol.Objective, ref.Objective)
-		}
-		if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
-			t.Fatal(err)
-		}
-		if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
-			t.Fatal(err)
-		}
-		warm, err := simplex.New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis, IterationLimit: 10000})
-		if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
-			t.Fatalf("warm start from the returned basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
-		}
+		checkPresolvedAnswer(t, p, sol, opt)
 	})
 	if runs >= 100 && forcing*20 < runs {
 		t.Errorf("of %d LPs, %d had forcing rows removed; want at least a twentieth", runs, forcing)
@@ -670,5 +622,29 @@ func TestPresolveFoundByProperties(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// checkPresolvedAnswer holds a presolved optimum sol of p to what the presolve property
+// tests ask of it: the optimum of the solve without presolve (options opt), a primal
+// point and a dual certificate within strict, and a basis optimal as it stands (a warm
+// start from it takes no iteration).
+func checkPresolvedAnswer(t *rapid.T, p *model.Problem, sol *solvers.Solution, opt solvers.Options) {
+	ref, err := (&simplex.Solver{NoPresolve: true}).Solve(context.Background(), p, opt)
+	if err != nil || ref.Status != solvers.Optimal {
+		t.Fatalf("no presolve: %v %v", ref.Status, err)
+	}
+	if math.Abs(sol.Objective-ref.Objective) > 1e-7*math.Max(1, math.Abs(ref.Objective)) {
+		t.Fatalf("objective %.10g, without presolve %.10g", sol.Objective, ref.Objective)
+	}
+	if err := solvertest.CheckPrimal(p, sol, strict); err != nil {
+		t.Fatal(err)
+	}
+	if err := solvertest.CheckLPCertificate(p, sol, strict); err != nil {
+		t.Fatal(err)
+	}
+	warm, err := simplex.New().Solve(context.Background(), p, solvers.Options{WarmStart: sol.Basis, IterationLimit: 10000})
+	if err != nil || warm.Status != solvers.Optimal || warm.Iterations != 0 {
+		t.Fatalf("warm start from the returned basis: %v, %d iterations, %v", warm.Status, warm.Iterations, err)
 	}
 }
