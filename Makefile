@@ -53,6 +53,7 @@ build: deps
 test: deps
 	$(GO) vet -tags $(TAGS) ./...
 	$(GO) test -tags $(TAGS) -count=1 -timeout 30m ./...
+	$(GO) test -tags simplexcheck -count=1 -timeout 30m ./solvers/simplex ./solvers/mip
 	$(GO) test -tags slurm -count=1 -timeout 30m -run Slurm -v ./internal/cli
 
 papers: deps

@@ -73,17 +73,18 @@ func (s *simplex) dual() outcome {
 func (s *simplex) chuzr() int {
 	tol := s.set.primalTol
 	best, bestM := -1, 0.0
-	for p := 0; p < s.m; p++ {
-		v := s.xB[p]
+	xB := s.xB[:s.m]
+	lB, uB, pL, pU, w := s.lB[:len(xB)], s.uB[:len(xB)], s.pL[:len(xB)], s.pU[:len(xB)], s.w[:len(xB)]
+	for p, v := range xB {
 		var e float64
-		if lb := s.lB[p]; v < lb-tol*s.pL[p] {
+		if lb := lB[p]; v < lb-tol*pL[p] {
 			e = lb - v
-		} else if ub := s.uB[p]; v > ub+tol*s.pU[p] {
+		} else if ub := uB[p]; v > ub+tol*pU[p] {
 			e = v - ub
 		} else {
 			continue
 		}
-		if m := e * e / s.w[p]; m > bestM {
+		if m := e * e / w[p]; m > bestM {
 			best, bestM = p, m
 		}
 	}
@@ -102,7 +103,8 @@ func (s *simplex) dualIteration(r int) iterResult {
 	s.btranUnit(r)
 	wr := 0.0
 	for _, i := range s.row.idx {
-		wr += s.row.val[i] * s.row.val[i]
+		ri := *elem(s.row.val, i)
+		wr += ri * ri
 	}
 	s.w[r] = wr
 	s.price(&s.row)
@@ -156,7 +158,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 	// τ = B⁻¹ρ_r for the steepest-edge update.
 	s.tau.clearAll()
 	for _, i := range s.row.idx {
-		s.tau.val[i] = s.row.val[i]
+		*elem(s.tau.val, i) = *elem(s.row.val, i)
 	}
 	s.tau.idx = append(s.tau.idx, s.row.idx...)
 	s.lu.ftranVec(&s.tau, s.densTau, false)
@@ -165,7 +167,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 	// Primal step.
 	thetaP := (s.xB[r] - target) / ac
 	for _, p := range s.col.idx {
-		s.xB[p] -= thetaP * s.col.val[p]
+		*elem(s.xB, p) -= thetaP * *elem(s.col.val, p)
 	}
 	xq := s.x[q] + thetaP
 
@@ -173,7 +175,7 @@ func (s *simplex) dualIteration(r int) iterResult {
 	if thetaD != 0 {
 		d, al := s.d, s.alpha.val
 		for _, j := range s.alpha.idx {
-			d[j] -= thetaD * al[j]
+			*elem(d, j) -= thetaD * *elem(al, j)
 		}
 	}
 
@@ -182,9 +184,10 @@ func (s *simplex) dualIteration(r int) iterResult {
 		if p == r {
 			continue
 		}
-		ratio := s.col.val[p] / ac
-		nw := s.w[p] + ratio*(ratio*wr-2*s.tau.val[p])
-		s.w[p] = math.Max(nw, ratio*ratio)
+		ratio := *elem(s.col.val, p) / ac
+		wp := elem(s.w, p)
+		nw := *wp + ratio*(ratio*wr-2**elem(s.tau.val, p))
+		*wp = math.Max(nw, ratio*ratio)
 	}
 	s.w[r] = math.Max(wr/(ac*ac), 1e-8)
 
@@ -203,9 +206,9 @@ func (s *simplex) dualIteration(r int) iterResult {
 func (s *simplex) dualRatio(dir, slope, leaveTol, pivTol float64, fixed bool) (q, nflip int) {
 	tolD := s.set.dualTol
 	c := s.cands[:0]
-	move, al := s.move, s.alpha.val
+	move, al, d, taboo := s.move, s.alpha.val, s.d, s.taboo
 	for _, j := range s.alpha.idx {
-		mv := move[j] // 0 for basic and fixed variables
+		mv := *elem(move, j) // 0 for basic and fixed variables
 		if mv == 0 {
 			if !fixed || s.pos[j] >= 0 {
 				continue
@@ -217,29 +220,29 @@ func (s *simplex) dualRatio(dir, slope, leaveTol, pivTol float64, fixed bool) (q
 			}
 			continue
 		}
-		a := dir * al[j]
+		a := dir * *elem(al, j)
 		var ratio float64
 		switch mv {
 		case 1:
 			if a <= pivTol {
 				continue
 			}
-			ratio = s.d[j] / a
+			ratio = *elem(d, j) / a
 		case -1:
 			if a >= -pivTol {
 				continue
 			}
-			ratio = s.d[j] / a
+			ratio = *elem(d, j) / a
 		default: // free: blocks in both directions
 			if a <= pivTol && a >= -pivTol {
 				continue
 			}
-			ratio = math.Max(s.d[j]/a, 0)
+			ratio = math.Max(*elem(d, j)/a, 0)
 			if a < 0 {
 				a = -a
 			}
 		}
-		if s.taboo[j] {
+		if *elem(taboo, j) {
 			continue
 		}
 		if a < 0 {

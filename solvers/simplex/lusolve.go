@@ -178,12 +178,14 @@ func (f *luFactor) saveSpike(x []float64, idx []int) {
 // is kept for the next update.
 func (f *luFactor) ftran(x []float64, spike bool) {
 	lIdx, lVal := f.lIdx, f.lVal
+	lStart := f.lStart[:len(f.lPiv)+1]
 	for e, p := range f.lPiv {
-		xp := x[p]
+		xp := *elem(x, p)
 		if xp == 0 {
 			continue
 		}
-		axpy(x, lIdx[f.lStart[e]:f.lStart[e+1]], lVal[f.lStart[e]:f.lStart[e+1]], xp)
+		a, b := lStart[e], lStart[e+1]
+		axpy(x, lIdx[a:b], lVal[a:b], xp)
 	}
 	for e, p := range f.etaPiv {
 		a, b := f.etaStart[e], f.etaStart[e+1]
@@ -193,19 +195,21 @@ func (f *luFactor) ftran(x []float64, spike bool) {
 		f.saveSpike(x, nil)
 	}
 	ucIdx, ucVal, diag := f.ucIdx, f.ucVal, f.uDiag
-	for k := len(f.uOrder) - 1; k >= 0; k-- {
-		r := f.uOrder[k]
+	uOrder, ucStart, ucLen := f.uOrder, f.ucStart, f.ucLen
+	for k := len(uOrder) - 1; k >= 0; k-- {
+		r := uOrder[k]
 		if r < 0 {
 			continue
 		}
-		v := x[r]
+		xr := elem(x, r)
+		v := *xr
 		if v == 0 {
 			continue
 		}
-		v /= diag[r]
-		x[r] = v
-		a := f.ucStart[r]
-		b := a + f.ucLen[r]
+		v /= *elem(diag, r)
+		*xr = v
+		a := *elem(ucStart, r)
+		b := a + *elem(ucLen, r)
 		axpy(x, ucIdx[a:b], ucVal[a:b], v)
 	}
 }
@@ -214,7 +218,7 @@ func (f *luFactor) ftran(x []float64, spike bool) {
 func axpy(x []float64, idx []int, val []float64, v float64) {
 	val = val[:len(idx)]
 	for k, i := range idx {
-		x[i] -= val[k] * v
+		*elem(x, i) -= val[k] * v
 	}
 }
 
@@ -223,7 +227,7 @@ func axpy(x []float64, idx []int, val []float64, v float64) {
 func subDot(s float64, x []float64, idx []int, val []float64) float64 {
 	val = val[:len(idx)]
 	for k, i := range idx {
-		s -= val[k] * x[i]
+		s -= val[k] * *elem(x, i)
 	}
 	return s
 }
@@ -232,18 +236,20 @@ func subDot(s float64, x []float64, idx []int, val []float64) float64 {
 // solution indexed by row on return.
 func (f *luFactor) btran(y []float64) {
 	urIdx, urVal, diag := f.urIdx, f.urVal, f.uDiag
+	urStart, urLen := f.urStart, f.urLen
 	for _, r := range f.uOrder {
 		if r < 0 {
 			continue
 		}
-		v := y[r]
+		yr := elem(y, r)
+		v := *yr
 		if v == 0 {
 			continue
 		}
-		v /= diag[r]
-		y[r] = v
-		a := f.urStart[r]
-		b := a + f.urLen[r]
+		v /= *elem(diag, r)
+		*yr = v
+		a := *elem(urStart, r)
+		b := a + *elem(urLen, r)
 		axpy(y, urIdx[a:b], urVal[a:b], v)
 	}
 	for e := len(f.etaPiv) - 1; e >= 0; e-- {
@@ -254,14 +260,15 @@ func (f *luFactor) btran(y []float64) {
 		a, b := f.etaStart[e], f.etaStart[e+1]
 		axpy(y, f.etaIdx[a:b], f.etaVal[a:b], v)
 	}
-	lrIdx, lrVal := f.lrIdx, f.lrVal
-	for s := f.m - 1; s >= 0; s-- {
-		r := f.lOrder[s]
-		v := y[r]
+	lrIdx, lrVal, lrStart := f.lrIdx, f.lrVal, f.lrStart
+	lOrder := f.lOrder[:f.m]
+	for s := len(lOrder) - 1; s >= 0; s-- {
+		r := lOrder[s]
+		v := *elem(y, r)
 		if v == 0 {
 			continue
 		}
-		a, b := f.lrStart[r], f.lrStart[r+1]
+		a, b := *elem(lrStart, r), *elem(lrStart, r+1)
 		axpy(y, lrIdx[a:b], lrVal[a:b], v)
 	}
 }
@@ -353,16 +360,18 @@ func (f *luFactor) ftranHyper(v *workVec, spike bool) {
 		if xp == 0 {
 			continue
 		}
-		for t := f.lStart[e]; t < f.lStart[e+1]; t++ {
-			i := f.lIdx[t]
-			if !mark[i] {
-				mark[i] = true
+		a, b := f.lStart[e], f.lStart[e+1]
+		lIdx, lVal := f.lIdx[a:b], f.lVal[a:b]
+		lVal = lVal[:len(lIdx)]
+		for t, i := range lIdx {
+			if mi := elem(mark, i); !*mi {
+				*mi = true
 				v.idx = append(v.idx, i)
-				if ee := f.lEtaOf[i]; ee >= 0 {
+				if ee := *elem(f.lEtaOf, i); ee >= 0 {
 					h = heapPushMin(h, ee)
 				}
 			}
-			x[i] -= f.lVal[t] * xp
+			*elem(x, i) -= lVal[t] * xp
 		}
 	}
 	// Row etas.
@@ -388,20 +397,23 @@ func (f *luFactor) ftranHyper(v *workVec, spike bool) {
 		var k int
 		k, h = heapPopMax(h)
 		r := f.uOrder[k]
-		val := x[r]
+		xr := elem(x, r)
+		val := *xr
 		if val == 0 {
 			continue
 		}
-		val /= f.uDiag[r]
-		x[r] = val
-		for t := f.ucStart[r]; t < f.ucStart[r]+f.ucLen[r]; t++ {
-			i := f.ucIdx[t]
-			if !mark[i] {
-				mark[i] = true
+		val /= *elem(f.uDiag, r)
+		*xr = val
+		a := *elem(f.ucStart, r)
+		uIdx, uVal := f.ucIdx[a:a+*elem(f.ucLen, r)], f.ucVal[a:]
+		uVal = uVal[:len(uIdx)]
+		for t, i := range uIdx {
+			if mi := elem(mark, i); !*mi {
+				*mi = true
 				v.idx = append(v.idx, i)
-				h = heapPushMax(h, f.uPos[i])
+				h = heapPushMax(h, *elem(f.uPos, i))
 			}
-			x[i] -= f.ucVal[t] * val
+			*elem(x, i) -= uVal[t] * val
 		}
 	}
 	f.heap = h
@@ -433,20 +445,23 @@ func (f *luFactor) btranHyper(v *workVec) {
 		var k int
 		k, h = heapPopMin(h)
 		r := f.uOrder[k]
-		val := y[r]
+		yr := elem(y, r)
+		val := *yr
 		if val == 0 {
 			continue
 		}
-		val /= f.uDiag[r]
-		y[r] = val
-		for t := f.urStart[r]; t < f.urStart[r]+f.urLen[r]; t++ {
-			i := f.urIdx[t]
-			if !mark[i] {
-				mark[i] = true
+		val /= *elem(f.uDiag, r)
+		*yr = val
+		a := *elem(f.urStart, r)
+		uIdx, uVal := f.urIdx[a:a+*elem(f.urLen, r)], f.urVal[a:]
+		uVal = uVal[:len(uIdx)]
+		for t, i := range uIdx {
+			if mi := elem(mark, i); !*mi {
+				*mi = true
 				v.idx = append(v.idx, i)
-				h = heapPushMin(h, f.uPos[i])
+				h = heapPushMin(h, *elem(f.uPos, i))
 			}
-			y[i] -= f.urVal[t] * val
+			*elem(y, i) -= uVal[t] * val
 		}
 	}
 	// Row etas, backwards.
@@ -472,18 +487,20 @@ func (f *luFactor) btranHyper(v *workVec) {
 		var k int
 		k, h = heapPopMax(h)
 		r := f.lOrder[k]
-		val := y[r]
+		val := *elem(y, r)
 		if val == 0 {
 			continue
 		}
-		for t := f.lrStart[r]; t < f.lrStart[r+1]; t++ {
-			i := f.lrIdx[t]
-			if !mark[i] {
-				mark[i] = true
+		a, b := *elem(f.lrStart, r), *elem(f.lrStart, r+1)
+		lIdx, lVal := f.lrIdx[a:b], f.lrVal[a:b]
+		lVal = lVal[:len(lIdx)]
+		for t, i := range lIdx {
+			if mi := elem(mark, i); !*mi {
+				*mi = true
 				v.idx = append(v.idx, i)
-				h = heapPushMax(h, f.lPivIdx[i])
+				h = heapPushMax(h, *elem(f.lPivIdx, i))
 			}
-			y[i] -= f.lrVal[t] * val
+			*elem(y, i) -= lVal[t] * val
 		}
 	}
 	f.heap = h

@@ -805,18 +805,21 @@ func (s *simplex) price(rho *workVec) {
 		// Row-wise: a touched entry is never left at exactly zero (a cancellation leaves
 		// a tiny value instead), so val[j] == 0 means "not yet in the index".
 		for _, i := range rho.idx {
-			ri := rho.val[i]
-			for p := ar.start[i]; p < ar.start[i+1]; p++ {
-				j := ar.index[p]
-				v := val[j]
+			ri := *elem(rho.val, i)
+			a, b := ar.start[i], ar.start[i+1]
+			index, value := ar.index[a:b], ar.value[a:b]
+			value = value[:len(index)]
+			for p, j := range index {
+				vj := elem(val, j)
+				v := *vj
 				if v == 0 {
 					idx = append(idx, j)
 				}
-				v += ri * ar.value[p]
+				v += ri * value[p]
 				if v == 0 {
 					v = tinyValue
 				}
-				val[j] = v
+				*vj = v
 			}
 		}
 	} else {
@@ -827,8 +830,11 @@ func (s *simplex) price(rho *workVec) {
 				continue // basic or fixed: never priced
 			}
 			v := 0.0
-			for p := a.start[j]; p < a.start[j+1]; p++ {
-				v += a.value[p] * rv[a.index[p]]
+			lo, hi := a.start[j], a.start[j+1]
+			index, value := a.index[lo:hi], a.value[lo:hi]
+			value = value[:len(index)]
+			for p, i := range index {
+				v += value[p] * *elem(rv, i)
 			}
 			if v != 0 {
 				val[j] = v
