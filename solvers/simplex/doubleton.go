@@ -65,10 +65,28 @@ type doubletonStage struct {
 // j's lower and upper bound. It returns nil when there is none.
 func eliminateDoubletons(r *reducedLP, den []float64, tol float64) *doubletonStage {
 	n, m := r.n, r.m
+	// Columns and row patterns are slices of two pools sized to the matrix (one
+	// allocation each instead of one per growing slice); a slice's capacity ends where
+	// its neighbour's begins, so the fill a substitution appends moves only that slice.
+	nnz := r.a.start[n]
+	pool := make([]entry, nnz)
+	rowLen := make([]int, m+1)
+	for _, i := range r.a.index[:nnz] {
+		rowLen[i+1]++
+	}
+	for i := range m {
+		rowLen[i+1] += rowLen[i]
+	}
+	rowPool := make([]int, nnz)
 	cols := make([][]entry, n)
 	rowCols := make([][]int, m)
+	for i := range m {
+		rowCols[i] = rowPool[rowLen[i]:rowLen[i]:rowLen[i+1]]
+	}
 	for j := range n {
-		for p := r.a.start[j]; p < r.a.start[j+1]; p++ {
+		a, b := r.a.start[j], r.a.start[j+1]
+		cols[j] = pool[a:a:b]
+		for p := a; p < b; p++ {
 			i := r.a.index[p]
 			cols[j] = append(cols[j], entry{i, r.a.value[p]})
 			rowCols[i] = append(rowCols[i], j)
