@@ -122,6 +122,9 @@ func eliminateDoubletons(r *reducedLP, den []float64, tol float64) *doubletonSta
 				continue
 			}
 			cnt++
+			if cnt > 2 {
+				return -1, -1, false // long rows are the common case: stop at the third
+			}
 			if first < 0 {
 				first = j
 			} else {
