@@ -223,6 +223,14 @@ func (f *luFactor) reserve(m, nnz int) {
 // (singularPos[i] gets row singularRow[i]) and the caller must update its basis to match.
 // After the call rowOfPos[k] is the row (new position) of old position k.
 func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
+	k := f.eliminateAll(m, n, a, basic)
+	f.build()
+	return k
+}
+
+// eliminateAll is factorize up to the elimination record (pivot sequence, L etas, U rows
+// by step, repair), before build turns it into the solves' factors.
+func (f *luFactor) eliminateAll(m, n int, a *sparseMatrix, basic []int) int {
 	f.m = m
 	nnz := 0
 	for _, v := range basic {
@@ -282,7 +290,6 @@ func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
 			f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
 		}
 	}
-	f.build()
 	return len(f.singularPos)
 }
 
