@@ -540,14 +540,16 @@ func (f *luFactor) findPivot() (int, int, int) {
 			for j, k := range cols {
 				p := slots[j]
 				v := math.Abs(f.cVal[p])
-				cmax := f.colMax(k)
-				if v < luThreshold*cmax || v < luAbsPivotTol {
+				merit := (cnt - 1) * (cLen[k] - 1)
+				// The column's maximum (a pass over a long column when stale) is looked
+				// up only for an entry that would win if it passed the threshold.
+				if !(merit < bestMerit || (merit == bestMerit && v > bestAbs)) || v < luAbsPivotTol {
 					continue
 				}
-				merit := (cnt - 1) * (cLen[k] - 1)
-				if merit < bestMerit || (merit == bestMerit && v > bestAbs) {
-					bestR, bestC, bestP, bestMerit, bestAbs = i, k, p, merit, v
+				if v < luThreshold*f.colMax(k) {
+					continue
 				}
+				bestR, bestC, bestP, bestMerit, bestAbs = i, k, p, merit, v
 			}
 			searched++
 			if bestR >= 0 && (searched >= luSearchLimit || bestMerit <= cnt*(cnt-1)) {
