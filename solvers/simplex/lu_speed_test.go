@@ -7,12 +7,14 @@ import (
 	"github.com/coraopt/coraopt/solvers/netlib/models"
 )
 
-// factorizeModels are the Netlib models whose solves spend the most in the factorization,
-// with the iterations between the bases taken from their solves (about ten bases each).
+// factorizeModels are the Netlib models whose solves spend the most in the factorization
+// (the first four) and three whose bases are sparser, with the iterations between the
+// bases taken from their solves (about ten bases each).
 var factorizeModels = []struct {
 	name  string
 	every int
-}{{"fit2p", 600}, {"pilot87", 1000}, {"dfl001", 2000}, {"maros-r7", 300}}
+}{{"fit2p", 600}, {"pilot87", 1000}, {"dfl001", 2000}, {"maros-r7", 300},
+	{"d2q06c", 500}, {"degen3", 200}, {"greenbea", 300}}
 
 // BenchmarkFactorize times the elimination (pivot search, L, U, repair; not build, which
 // both share) on the bases met along solves of factorizeModels: /old is the code before
