@@ -688,13 +688,15 @@ func (f *luFactor) eliminate(r, c, pp int) {
 func (f *luFactor) updateColumn(k int, v float64, etaIdx []int, etaVal []float64) {
 	f.stamp++
 	stamp := f.stamp
-	etaAt, seen := f.etaAt, f.etaSeen[:len(etaIdx)]
+	etaAt, seen := f.etaAt, f.etaSeen[:len(etaVal)]
 	s := f.cStart[k]
 	idx := f.cIdx[s : s+f.cLen[k]]
 	val := f.cVal[s : s+len(idx)]
+	val = val[:len(idx)] // (lets the compiler drop the bounds checks below)
 	hits := 0
 	for j, i := range idx {
-		if t := etaAt[i] - 1; t >= 0 {
+		// t is −1 for a row outside the eta: as unsigned, beyond every index.
+		if t := etaAt[i] - 1; uint(t) < uint(len(etaVal)) {
 			val[j] -= etaVal[t] * v
 			seen[t] = stamp
 			hits++
