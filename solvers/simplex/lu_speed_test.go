@@ -20,7 +20,8 @@ var factorizeModels = []struct {
 // both share) on the bases met along solves of factorizeModels: /old is the code before
 // the entries' twin links (oldLUFactor), /new the current one, for the ratio in one run
 // (go test -bench Factorize -count N interleaves them). One op factorizes every basis of
-// the model once. The solves that collect the bases run before the timing.
+// the model once. The solves that collect the bases, and a check that both factorize
+// each of them identically (sameFactors), run before the timing.
 func BenchmarkFactorize(b *testing.B) {
 	dir, err := models.FullDir()
 	if err != nil {
@@ -33,7 +34,13 @@ func BenchmarkFactorize(b *testing.B) {
 				b.Fatal(err)
 			}
 			bases := solveBases(b, fm.name, p, fm.every, 40)
-			b.Logf("%d bases", len(bases))
+			// A faster factorization that pivots differently is no faster one.
+			var f luFactor
+			for _, in := range bases {
+				if d := sameFactors(&f, in); d != "" {
+					b.Fatalf("%s: %s", in.name, d)
+				}
+			}
 			b.Run("old", func(b *testing.B) {
 				var f oldLUFactor
 				for b.Loop() {
@@ -41,6 +48,7 @@ func BenchmarkFactorize(b *testing.B) {
 						f.factorize(in.m, in.n, in.a, in.basic)
 					}
 				}
+				b.ReportMetric(float64(len(bases)), "bases/op")
 			})
 			b.Run("new", func(b *testing.B) {
 				var f luFactor
@@ -49,6 +57,7 @@ func BenchmarkFactorize(b *testing.B) {
 						f.eliminateAll(in.m, in.n, in.a, in.basic)
 					}
 				}
+				b.ReportMetric(float64(len(bases)), "bases/op")
 			})
 		})
 	}
