@@ -52,7 +52,9 @@ type luFactor struct {
 	mark               []int // scratch of build (L transposed)
 	etaAt              []int // row → 1 + its index in the L eta being applied, or 0
 	etaSeen            []int // L eta index → the stamp of the last column it met
-	stamp              int   // one per column update, for etaSeen
+	colAt              []int // column → 1 + its index in the U row being applied, or 0
+	colSeen            []int // that index → the stamp of the last eta row it met
+	stamp              int   // one per column or row update, for etaSeen and colSeen
 
 	// Count lists (doubly linked, head per count).
 	colHead, colNext, colPrev []int
@@ -155,7 +157,7 @@ func (f *luFactor) reserve(m, nnz int) {
 	// Room for bases denser than this one (the first is usually the slack basis).
 	nnz = max(2*nnz, 4*m)
 	f.reservedM, f.reservedNnz = m, nnz
-	ints := make([]int, 42*m+64)
+	ints := make([]int, 44*m+64)
 	take := func(n int) []int {
 		s := ints[:0:n]
 		ints = ints[n:]
@@ -165,7 +167,7 @@ func (f *luFactor) reserve(m, nnz int) {
 		&f.colNext, &f.colPrev, &f.rowNext, &f.rowPrev, &f.stepRow, &f.stepCol, &f.lPiv,
 		&f.rowOfPos, &f.lOrder, &f.lPivIdx, &f.lEtaOf, &f.uPos, &f.urStart, &f.urLen, &f.urCap,
 		&f.ucStart, &f.ucLen, &f.posScratch, &f.singularPos, &f.singularRow, &f.heap, &f.muIdx,
-		&f.spikeIdx, &f.etaAt, &f.etaSeen} {
+		&f.spikeIdx, &f.etaAt, &f.etaSeen, &f.colAt, &f.colSeen} {
 		*p = take(m)
 	}
 	for _, p := range []*[]int{&f.colHead, &f.rowHead, &f.uTmpStart, &f.lStart, &f.lrStart} {
@@ -311,6 +313,10 @@ func (f *luFactor) load(n int, a *sparseMatrix, basic []int) {
 	clear(f.etaAt)
 	f.etaSeen = growInts(f.etaSeen, m)
 	clear(f.etaSeen)
+	f.colAt = growInts(f.colAt, m)
+	clear(f.colAt)
+	f.colSeen = growInts(f.colSeen, m)
+	clear(f.colSeen)
 	f.stamp = 0
 	clear(f.rLen)
 
@@ -642,32 +648,13 @@ func (f *luFactor) eliminate(r, c, pp int) {
 		f.etaAt[i] = t + 1
 	}
 
-	// U row from row r; update each of its columns.
-	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
-		k := f.rIdx[q]
-		if k == c {
-			continue
-		}
-		p := f.rCol[q]
-		v := f.cVal[p]
-		// Remove (r, k) from column k: its last entry takes the slot.
-		if last := f.cStart[k] + f.cLen[k] - 1; p != last {
-			f.cIdx[p], f.cVal[p], f.cRow[p] = f.cIdx[last], f.cVal[last], f.cRow[last]
-			f.rCol[f.cRow[p]] = p
-		}
-		f.colRemove(k)
-		f.cLen[k]--
-		f.uTmpIdx = append(f.uTmpIdx, k)
-		f.uTmpVal = append(f.uTmpVal, v)
-		switch {
-		case len(etaIdx) > 0:
-			f.updateColumn(k, v, etaIdx, etaVal)
-			f.colMaxVal[k] = -1
-		case !(math.Abs(v) < f.colMaxVal[k]):
-			// Only losing its largest entry can lower the column's maximum.
-			f.colMaxVal[k] = -1
-		}
-		f.colInsert(k)
+	// U row from row r; update each of its columns, column by column or, when the
+	// eta's rows are shorter than the columns, row by row (the same entries, values and
+	// order either way).
+	if len(etaIdx) > 0 && f.rowsCheaper(r, c, etaIdx) {
+		f.updateByRows(r, c, etaIdx, etaVal)
+	} else {
+		f.updateByColumns(r, c, etaIdx, etaVal)
 	}
 	for _, i := range etaIdx {
 		f.etaAt[i] = 0
@@ -680,6 +667,117 @@ func (f *luFactor) eliminate(r, c, pp int) {
 	f.stepCol = append(f.stepCol, c)
 	f.stepPiv = append(f.stepPiv, piv)
 	f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
+}
+
+// removeFromColumn removes entry (r, k), in slot p of the column pool, from column k,
+// taking k out of its count list (colInsert puts it back): the column's last entry
+// takes the slot.
+func (f *luFactor) removeFromColumn(k, p int) {
+	if last := f.cStart[k] + f.cLen[k] - 1; p != last {
+		f.cIdx[p], f.cVal[p], f.cRow[p] = f.cIdx[last], f.cVal[last], f.cRow[last]
+		f.rCol[f.cRow[p]] = p
+	}
+	f.colRemove(k)
+	f.cLen[k]--
+}
+
+// rowsCheaper says whether the rank-one update of pivot (r, c) passes over fewer entries
+// row by row (the eta's rows) than column by column (row r's columns).
+func (f *luFactor) rowsCheaper(r, c int, etaIdx []int) bool {
+	rows, cols := 0, 0
+	for _, i := range etaIdx {
+		rows += f.rLen[i]
+	}
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		if k := f.rIdx[q]; k != c {
+			cols += f.cLen[k] - 1
+		}
+	}
+	return rows < cols
+}
+
+// updateByColumns is the rank-one update of pivot (r, c) column by column: each column
+// k of row r loses (r, k), records it in U and gets the eta times its value subtracted
+// (updateColumn).
+func (f *luFactor) updateByColumns(r, c int, etaIdx []int, etaVal []float64) {
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		k := f.rIdx[q]
+		if k == c {
+			continue
+		}
+		p := f.rCol[q]
+		v := f.cVal[p]
+		f.removeFromColumn(k, p)
+		f.uTmpIdx = append(f.uTmpIdx, k)
+		f.uTmpVal = append(f.uTmpVal, v)
+		switch {
+		case len(etaIdx) > 0:
+			f.updateColumn(k, v, etaIdx, etaVal)
+			f.colMaxVal[k] = -1
+		case !(math.Abs(v) < f.colMaxVal[k]):
+			// Only losing its largest entry can lower the column's maximum.
+			f.colMaxVal[k] = -1
+		}
+		f.colInsert(k)
+	}
+}
+
+// updateByRows is updateByColumns done row by row, for an eta whose rows are shorter
+// than row r's columns. First every column k of row r loses (r, k) and records it in U,
+// in row r's order; then each eta row i, in the eta's order, subtracts its multiplier
+// times row r's U entries from the entries it has in those columns (found through the
+// twin slots) and gets the rest appended as fill-in, in row r's order; last the columns
+// go back to their count lists in row r's order. Every column thus gets the same
+// values and the same fill-in in the same order as column by column (eta order within
+// a column), every row the same pattern, and the count lists the same insertions.
+func (f *luFactor) updateByRows(r, c int, etaIdx []int, etaVal []float64) {
+	u0 := len(f.uTmpIdx)
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		k := f.rIdx[q]
+		if k == c {
+			continue
+		}
+		p := f.rCol[q]
+		v := f.cVal[p]
+		f.removeFromColumn(k, p)
+		f.uTmpIdx = append(f.uTmpIdx, k)
+		f.uTmpVal = append(f.uTmpVal, v)
+		f.colMaxVal[k] = -1
+	}
+	uIdx, uVal := f.uTmpIdx[u0:], f.uTmpVal[u0:]
+	colAt := f.colAt
+	for u, k := range uIdx {
+		colAt[k] = u + 1
+	}
+	seen := f.colSeen[:len(uIdx)]
+	for t, i := range etaIdx {
+		l := etaVal[t]
+		f.stamp++
+		stamp := f.stamp
+		s := f.rStart[i]
+		cols := f.rIdx[s : s+f.rLen[i]]
+		slots := f.rCol[s : s+len(cols)]
+		hits := 0
+		for j, k := range cols {
+			if u := colAt[k] - 1; uint(u) < uint(len(uVal)) {
+				f.cVal[slots[j]] -= l * uVal[u]
+				seen[u] = stamp
+				hits++
+			}
+		}
+		if hits == len(uIdx) {
+			continue
+		}
+		for u, k := range uIdx {
+			if seen[u] != stamp {
+				f.appendEntry(k, i, -l*uVal[u])
+			}
+		}
+	}
+	for _, k := range uIdx {
+		colAt[k] = 0
+		f.colInsert(k)
+	}
 }
 
 // updateColumn subtracts v times the L eta (rows etaIdx, values etaVal, with etaAt
