@@ -39,7 +39,8 @@ type luFactor struct {
 	// found and removed without scanning its column or row: the scans were quadratic in
 	// the long columns of fit2p-like bases. The links only locate entries; every entry
 	// is stored, moved and removed exactly as without them, so the pivot sequence and
-	// the factors do not depend on them.
+	// the factors do not depend on them. (That needs each (i, k) stored once: no column
+	// of A repeats a row, model.Problem's row indices being strictly increasing.)
 	cStart, cLen, cCap []int
 	cIdx               []int
 	cRow               []int
