@@ -33,15 +33,29 @@ type sparseMatrix struct {
 type luFactor struct {
 	m int
 
-	// Active submatrix during factorization: columns with values, rows as patterns.
+	// Active submatrix during factorization: columns with values, rows as patterns. Each
+	// entry knows where its twin sits in the other orientation (cRow: the slot of a
+	// column entry in rIdx, rCol: the slot of a row entry in cIdx), so that an entry is
+	// found and removed without scanning its column or row: the scans were quadratic in
+	// the long columns of fit2p-like bases. The links only locate entries; every entry
+	// is stored, moved and removed exactly as without them, so the pivot sequence and
+	// the factors do not depend on them. (That needs each (i, k) stored once: no column
+	// of A repeats a row, model.Problem's row indices being strictly increasing.)
 	cStart, cLen, cCap []int
 	cIdx               []int
+	cRow               []int
 	cVal               []float64
 	rStart, rLen, rCap []int
 	rIdx               []int
+	rCol               []int
 	colMaxVal          []float64 // cached max |entry| per column; <0: stale
 	colDone, rowDone   []bool
-	mark               []int // scratch: row → offset+1 within the column being updated
+	mark               []int // scratch of build (L transposed)
+	etaAt              []int // row → 1 + its index in the L eta being applied, or 0
+	etaSeen            []int // L eta index → the stamp of the last column it met
+	colAt              []int // column → 1 + its index in the U row being applied, or 0
+	colSeen            []int // that index → the stamp of the last eta row it met
+	stamp              int   // one per column or row update, for etaSeen and colSeen
 
 	// Count lists (doubly linked, head per count).
 	colHead, colNext, colPrev []int
@@ -144,7 +158,7 @@ func (f *luFactor) reserve(m, nnz int) {
 	// Room for bases denser than this one (the first is usually the slack basis).
 	nnz = max(2*nnz, 4*m)
 	f.reservedM, f.reservedNnz = m, nnz
-	ints := make([]int, 40*m+64)
+	ints := make([]int, 44*m+64)
 	take := func(n int) []int {
 		s := ints[:0:n]
 		ints = ints[n:]
@@ -154,7 +168,7 @@ func (f *luFactor) reserve(m, nnz int) {
 		&f.colNext, &f.colPrev, &f.rowNext, &f.rowPrev, &f.stepRow, &f.stepCol, &f.lPiv,
 		&f.rowOfPos, &f.lOrder, &f.lPivIdx, &f.lEtaOf, &f.uPos, &f.urStart, &f.urLen, &f.urCap,
 		&f.ucStart, &f.ucLen, &f.posScratch, &f.singularPos, &f.singularRow, &f.heap, &f.muIdx,
-		&f.spikeIdx} {
+		&f.spikeIdx, &f.etaAt, &f.etaSeen, &f.colAt, &f.colSeen} {
 		*p = take(m)
 	}
 	for _, p := range []*[]int{&f.colHead, &f.rowHead, &f.uTmpStart, &f.lStart, &f.lrStart} {
@@ -185,14 +199,15 @@ func (f *luFactor) reserve(m, nnz int) {
 		nnz + m,                          // lrIdx
 		4 * m,                            // etaIdx
 	}
+	sizes = append(sizes, sizes[0], sizes[1]) // cRow, rCol: parallel to cIdx, rIdx
 	total := 0
 	for _, n := range sizes {
 		total += n
 	}
 	pi := make([]int, total)
-	pf := make([]float64, total-sizes[1])
+	pf := make([]float64, total-sizes[1]-sizes[8]-sizes[9])
 	ip, fp := 0, 0
-	for k, p := range []*[]int{&f.cIdx, &f.rIdx, &f.uTmpIdx, &f.lIdx, &f.urIdx, &f.ucIdx, &f.lrIdx, &f.etaIdx} {
+	for k, p := range []*[]int{&f.cIdx, &f.rIdx, &f.uTmpIdx, &f.lIdx, &f.urIdx, &f.ucIdx, &f.lrIdx, &f.etaIdx, &f.cRow, &f.rCol} {
 		*p = pi[ip : ip : ip+sizes[k]]
 		ip += sizes[k]
 	}
@@ -211,6 +226,14 @@ func (f *luFactor) reserve(m, nnz int) {
 // (singularPos[i] gets row singularRow[i]) and the caller must update its basis to match.
 // After the call rowOfPos[k] is the row (new position) of old position k.
 func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
+	k := f.eliminateAll(m, n, a, basic)
+	f.build()
+	return k
+}
+
+// eliminateAll is factorize up to the elimination record (pivot sequence, L etas, U rows
+// by step, repair), before build turns it into the solves' factors.
+func (f *luFactor) eliminateAll(m, n int, a *sparseMatrix, basic []int) int {
 	f.m = m
 	nnz := 0
 	for _, v := range basic {
@@ -240,11 +263,11 @@ func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
 	f.lStart = append(f.lStart[:0], 0)
 
 	for len(f.stepRow) < m {
-		r, c := f.findPivot()
+		r, c, p := f.findPivot()
 		if r < 0 {
 			break
 		}
-		f.eliminate(r, c)
+		f.eliminate(r, c, p)
 	}
 
 	// Repair: pair every unpivoted position with an unpivoted row and pivot the row's
@@ -270,7 +293,6 @@ func (f *luFactor) factorize(m, n int, a *sparseMatrix, basic []int) int {
 			f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
 		}
 	}
-	f.build()
 	return len(f.singularPos)
 }
 
@@ -288,6 +310,15 @@ func (f *luFactor) load(n int, a *sparseMatrix, basic []int) {
 	f.rowDone = growBools(f.rowDone, m)
 	f.mark = growInts(f.mark, m)
 	clear(f.mark)
+	f.etaAt = growInts(f.etaAt, m)
+	clear(f.etaAt)
+	f.etaSeen = growInts(f.etaSeen, m)
+	clear(f.etaSeen)
+	f.colAt = growInts(f.colAt, m)
+	clear(f.colAt)
+	f.colSeen = growInts(f.colSeen, m)
+	clear(f.colSeen)
+	f.stamp = 0
 	clear(f.rLen)
 
 	need := luInitialSpare * m
@@ -324,6 +355,7 @@ func (f *luFactor) load(n int, a *sparseMatrix, basic []int) {
 		}
 		f.colMaxVal[k] = -1
 	}
+	f.cRow = growInts(f.cRow, len(f.cIdx))
 	total := 0
 	for i := 0; i < m; i++ {
 		f.rStart[i] = total
@@ -332,10 +364,13 @@ func (f *luFactor) load(n int, a *sparseMatrix, basic []int) {
 		f.rLen[i] = 0
 	}
 	f.rIdx = growInts(f.rIdx, total)
+	f.rCol = growInts(f.rCol, total)
 	for k := 0; k < m; k++ {
 		for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
 			i := f.cIdx[p]
-			f.rIdx[f.rStart[i]+f.rLen[i]] = k
+			q := f.rStart[i] + f.rLen[i]
+			f.rIdx[q], f.rCol[q] = k, p
+			f.cRow[p] = q
 			f.rLen[i]++
 		}
 	}
@@ -446,42 +481,35 @@ func (f *luFactor) dropColumn(k int) {
 	for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
 		i := f.cIdx[p]
 		f.rowRemove(i)
-		f.rowPatternDelete(i, k)
+		f.rowDeleteAt(i, f.cRow[p])
 		f.rowInsert(i)
 	}
 	f.cLen[k] = 0
 	f.colNext[k], f.colPrev[k] = -2, -2
 }
 
-func (f *luFactor) rowPatternDelete(i, k int) {
-	s, e := f.rStart[i], f.rStart[i]+f.rLen[i]
-	for p := s; p < e; p++ {
-		if f.rIdx[p] == k {
-			f.rIdx[p] = f.rIdx[e-1]
-			f.rLen[i]--
-			return
-		}
+// rowDeleteAt removes the entry in slot q of row i's pattern; the row's last entry takes
+// its place (the order a scan of the row for the entry's column used to leave behind).
+func (f *luFactor) rowDeleteAt(i, q int) {
+	e := f.rStart[i] + f.rLen[i] - 1
+	if q != e {
+		p := f.rCol[e]
+		f.rIdx[q], f.rCol[q] = f.rIdx[e], p
+		f.cRow[p] = q
 	}
-}
-
-// findValue returns the position in the column pool of entry (i, k), or -1.
-func (f *luFactor) findValue(i, k int) int {
-	for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
-		if f.cIdx[p] == i {
-			return p
-		}
-	}
-	return -1
+	f.rLen[i]--
 }
 
 // findPivot is the Markowitz search of Suhl & Suhl: columns and rows by increasing count,
 // merit (r−1)(c−1), threshold partial pivoting within the column, stopping after
-// luSearchLimit candidates or when no unexamined entry can beat the best merit.
-func (f *luFactor) findPivot() (int, int) {
-	bestR, bestC := -1, -1
+// luSearchLimit candidates or when no unexamined entry can beat the best merit. It
+// returns the pivot's row, column and slot in the column pool.
+func (f *luFactor) findPivot() (int, int, int) {
+	bestR, bestC, bestP := -1, -1, -1
 	bestMerit := math.MaxInt
 	bestAbs := 0.0
 	searched := 0
+	rLen, cLen := f.rLen, f.cLen
 	for cnt := 1; cnt <= f.m; cnt++ {
 		for k := f.colHead[cnt]; k >= 0; {
 			next := f.colNext[k]
@@ -492,92 +520,106 @@ func (f *luFactor) findPivot() (int, int) {
 				continue
 			}
 			thr := luThreshold * cmax
-			for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
-				v := math.Abs(f.cVal[p])
+			s := f.cStart[k]
+			idx := f.cIdx[s : s+cLen[k]]
+			val := f.cVal[s : s+len(idx)]
+			for j, x := range val {
+				v := math.Abs(x)
 				if v < thr || v < luAbsPivotTol {
 					continue
 				}
-				i := f.cIdx[p]
-				merit := (f.rLen[i] - 1) * (cnt - 1)
+				i := idx[j]
+				merit := (rLen[i] - 1) * (cnt - 1)
 				if merit < bestMerit || (merit == bestMerit && v > bestAbs) {
-					bestR, bestC, bestMerit, bestAbs = i, k, merit, v
+					bestR, bestC, bestP, bestMerit, bestAbs = i, k, s+j, merit, v
 				}
 			}
 			searched++
 			if bestR >= 0 && (searched >= luSearchLimit || bestMerit <= (cnt-1)*(cnt-1)) {
-				return bestR, bestC
+				return bestR, bestC, bestP
 			}
 			k = next
 		}
 		for i := f.rowHead[cnt]; i >= 0; i = f.rowNext[i] {
-			for q := f.rStart[i]; q < f.rStart[i]+f.rLen[i]; q++ {
-				k := f.rIdx[q]
-				p := f.findValue(i, k)
-				if p < 0 {
-					continue
-				}
+			s := f.rStart[i]
+			cols := f.rIdx[s : s+rLen[i]]
+			slots := f.rCol[s : s+len(cols)]
+			for j, k := range cols {
+				p := slots[j]
 				v := math.Abs(f.cVal[p])
-				cmax := f.colMax(k)
-				if v < luThreshold*cmax || v < luAbsPivotTol {
+				merit := (cnt - 1) * (cLen[k] - 1)
+				// The column's maximum (a pass over a long column when stale) is looked
+				// up only for an entry that would win if it passed the threshold.
+				if !(merit < bestMerit || (merit == bestMerit && v > bestAbs)) || v < luAbsPivotTol {
 					continue
 				}
-				merit := (cnt - 1) * (f.cLen[k] - 1)
-				if merit < bestMerit || (merit == bestMerit && v > bestAbs) {
-					bestR, bestC, bestMerit, bestAbs = i, k, merit, v
+				if v < luThreshold*f.colMax(k) {
+					continue
 				}
+				bestR, bestC, bestP, bestMerit, bestAbs = i, k, p, merit, v
 			}
 			searched++
 			if bestR >= 0 && (searched >= luSearchLimit || bestMerit <= cnt*(cnt-1)) {
-				return bestR, bestC
+				return bestR, bestC, bestP
 			}
 		}
 		if bestR >= 0 && bestMerit <= cnt*cnt {
-			return bestR, bestC
+			return bestR, bestC, bestP
 		}
 	}
-	return bestR, bestC
+	return bestR, bestC, bestP
 }
 
-// colAppend adds entry (i, v) to column k, moving the column to the end of the pool when
-// it has no room left.
-func (f *luFactor) colAppend(k, i int, v float64) {
+// appendEntry adds entry (i, k) with value v at the end of column k and of row i's
+// pattern, moving either to the end of its pool when it has no room left.
+func (f *luFactor) appendEntry(k, i int, v float64) {
 	if f.cLen[k] == f.cCap[k] {
 		s, l := f.cStart[k], f.cLen[k]
 		ns := len(f.cIdx)
 		nc := 2*l + luInitialSpare
 		f.cIdx = append(f.cIdx, f.cIdx[s:s+l]...)
 		f.cVal = append(f.cVal, f.cVal[s:s+l]...)
+		f.cRow = append(f.cRow, f.cRow[s:s+l]...)
 		for range nc - l {
 			f.cIdx = append(f.cIdx, 0)
 			f.cVal = append(f.cVal, 0)
+			f.cRow = append(f.cRow, 0)
 		}
 		f.cStart[k], f.cCap[k] = ns, nc
+		for p := ns; p < ns+l; p++ {
+			f.rCol[f.cRow[p]] = p
+		}
 	}
 	p := f.cStart[k] + f.cLen[k]
 	f.cIdx[p] = i
 	f.cVal[p] = v
 	f.cLen[k]++
-}
 
-func (f *luFactor) rowAppend(i, k int) {
 	if f.rLen[i] == f.rCap[i] {
 		s, l := f.rStart[i], f.rLen[i]
 		ns := len(f.rIdx)
 		nc := 2*l + luInitialSpare
 		f.rIdx = append(f.rIdx, f.rIdx[s:s+l]...)
+		f.rCol = append(f.rCol, f.rCol[s:s+l]...)
 		for range nc - l {
 			f.rIdx = append(f.rIdx, 0)
+			f.rCol = append(f.rCol, 0)
 		}
 		f.rStart[i], f.rCap[i] = ns, nc
+		for q := ns; q < ns+l; q++ {
+			f.cRow[f.rCol[q]] = q
+		}
 	}
-	f.rIdx[f.rStart[i]+f.rLen[i]] = k
+	q := f.rStart[i] + f.rLen[i]
+	f.rIdx[q] = k
 	f.rLen[i]++
+	f.cRow[p], f.rCol[q] = q, p
 }
 
-// eliminate pivots on entry (r, c): the rest of column c becomes an L eta, row r becomes
-// a U row, and the active submatrix gets the rank-one update with its fill-in.
-func (f *luFactor) eliminate(r, c int) {
-	pp := f.findValue(r, c)
+// eliminate pivots on entry (r, c), in slot pp of the column pool: the rest of column c
+// becomes an L eta, row r becomes a U row, and the active submatrix gets the rank-one
+// update with its fill-in.
+func (f *luFactor) eliminate(r, c, pp int) {
 	piv := f.cVal[pp]
 	f.colRemove(c)
 	f.colDone[c] = true
@@ -594,7 +636,7 @@ func (f *luFactor) eliminate(r, c int) {
 		f.lIdx = append(f.lIdx, i)
 		f.lVal = append(f.lVal, f.cVal[p]/piv)
 		f.rowRemove(i)
-		f.rowPatternDelete(i, c)
+		f.rowDeleteAt(i, f.cRow[p])
 	}
 	le := len(f.lIdx)
 	if le > ls {
@@ -602,52 +644,169 @@ func (f *luFactor) eliminate(r, c int) {
 		f.lStart = append(f.lStart, le)
 	}
 	f.cLen[c] = 0
+	etaIdx, etaVal := f.lIdx[ls:le], f.lVal[ls:le]
+	for t, i := range etaIdx {
+		f.etaAt[i] = t + 1
+	}
 
-	// U row from row r; update each of its columns.
-	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
-		k := f.rIdx[q]
-		if k == c {
-			continue
-		}
-		p := f.findValue(r, k)
-		if p < 0 {
-			continue
-		}
-		v := f.cVal[p]
-		// remove (r, k) from column k
-		last := f.cStart[k] + f.cLen[k] - 1
-		f.cIdx[p], f.cVal[p] = f.cIdx[last], f.cVal[last]
-		f.colRemove(k)
-		f.cLen[k]--
-		f.uTmpIdx = append(f.uTmpIdx, k)
-		f.uTmpVal = append(f.uTmpVal, v)
-		if le > ls {
-			s := f.cStart[k]
-			for p := s; p < s+f.cLen[k]; p++ {
-				f.mark[f.cIdx[p]] = p - s + 1
-			}
-			for t := ls; t < le; t++ {
-				i := f.lIdx[t]
-				if off := f.mark[i]; off > 0 {
-					f.cVal[f.cStart[k]+off-1] -= f.lVal[t] * v
-				} else {
-					f.colAppend(k, i, -f.lVal[t]*v)
-					f.rowAppend(i, k)
-				}
-			}
-			for p := f.cStart[k]; p < f.cStart[k]+f.cLen[k]; p++ {
-				f.mark[f.cIdx[p]] = 0
-			}
-		}
-		f.colMaxVal[k] = -1
-		f.colInsert(k)
+	// U row from row r; update each of its columns, column by column or, when the
+	// eta's rows are shorter than the columns, row by row (the same entries, values and
+	// order either way).
+	if len(etaIdx) > 0 && f.rowsCheaper(r, c, etaIdx) {
+		f.updateByRows(r, c, etaIdx, etaVal)
+	} else {
+		f.updateByColumns(r, c, etaIdx, etaVal)
+	}
+	for _, i := range etaIdx {
+		f.etaAt[i] = 0
 	}
 	f.rLen[r] = 0
-	for t := ls; t < le; t++ {
-		f.rowInsert(f.lIdx[t])
+	for _, i := range etaIdx {
+		f.rowInsert(i)
 	}
 	f.stepRow = append(f.stepRow, r)
 	f.stepCol = append(f.stepCol, c)
 	f.stepPiv = append(f.stepPiv, piv)
 	f.uTmpStart = append(f.uTmpStart, len(f.uTmpIdx))
+}
+
+// removeFromColumn removes entry (r, k), in slot p of the column pool, from column k,
+// taking k out of its count list (colInsert puts it back): the column's last entry
+// takes the slot.
+func (f *luFactor) removeFromColumn(k, p int) {
+	if last := f.cStart[k] + f.cLen[k] - 1; p != last {
+		f.cIdx[p], f.cVal[p], f.cRow[p] = f.cIdx[last], f.cVal[last], f.cRow[last]
+		f.rCol[f.cRow[p]] = p
+	}
+	f.colRemove(k)
+	f.cLen[k]--
+}
+
+// rowsCheaper says whether the rank-one update of pivot (r, c) passes over fewer entries
+// row by row (the eta's rows) than column by column (row r's columns).
+func (f *luFactor) rowsCheaper(r, c int, etaIdx []int) bool {
+	rows, cols := 0, 0
+	for _, i := range etaIdx {
+		rows += f.rLen[i]
+	}
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		if k := f.rIdx[q]; k != c {
+			cols += f.cLen[k] - 1
+		}
+	}
+	return rows < cols
+}
+
+// updateByColumns is the rank-one update of pivot (r, c) column by column: each column
+// k of row r loses (r, k), records it in U and gets the eta times its value subtracted
+// (updateColumn).
+func (f *luFactor) updateByColumns(r, c int, etaIdx []int, etaVal []float64) {
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		k := f.rIdx[q]
+		if k == c {
+			continue
+		}
+		p := f.rCol[q]
+		v := f.cVal[p]
+		f.removeFromColumn(k, p)
+		f.uTmpIdx = append(f.uTmpIdx, k)
+		f.uTmpVal = append(f.uTmpVal, v)
+		switch {
+		case len(etaIdx) > 0:
+			f.updateColumn(k, v, etaIdx, etaVal)
+			f.colMaxVal[k] = -1
+		case !(math.Abs(v) < f.colMaxVal[k]):
+			// Only losing its largest entry can lower the column's maximum.
+			f.colMaxVal[k] = -1
+		}
+		f.colInsert(k)
+	}
+}
+
+// updateByRows is updateByColumns done row by row, for an eta whose rows are shorter
+// than row r's columns. First every column k of row r loses (r, k) and records it in U,
+// in row r's order; then each eta row i, in the eta's order, subtracts its multiplier
+// times row r's U entries from the entries it has in those columns (found through the
+// twin slots) and gets the rest appended as fill-in, in row r's order; last the columns
+// go back to their count lists in row r's order. Every column thus gets the same
+// values and the same fill-in in the same order as column by column (eta order within
+// a column), every row the same pattern, and the count lists the same insertions.
+func (f *luFactor) updateByRows(r, c int, etaIdx []int, etaVal []float64) {
+	u0 := len(f.uTmpIdx)
+	for q := f.rStart[r]; q < f.rStart[r]+f.rLen[r]; q++ {
+		k := f.rIdx[q]
+		if k == c {
+			continue
+		}
+		p := f.rCol[q]
+		v := f.cVal[p]
+		f.removeFromColumn(k, p)
+		f.uTmpIdx = append(f.uTmpIdx, k)
+		f.uTmpVal = append(f.uTmpVal, v)
+		f.colMaxVal[k] = -1
+	}
+	uIdx, uVal := f.uTmpIdx[u0:], f.uTmpVal[u0:]
+	colAt := f.colAt
+	for u, k := range uIdx {
+		colAt[k] = u + 1
+	}
+	seen := f.colSeen[:len(uIdx)]
+	for t, i := range etaIdx {
+		l := etaVal[t]
+		f.stamp++
+		stamp := f.stamp
+		s := f.rStart[i]
+		cols := f.rIdx[s : s+f.rLen[i]]
+		slots := f.rCol[s : s+len(cols)]
+		hits := 0
+		for j, k := range cols {
+			if u := colAt[k] - 1; uint(u) < uint(len(uVal)) {
+				f.cVal[slots[j]] -= l * uVal[u]
+				seen[u] = stamp
+				hits++
+			}
+		}
+		if hits == len(uIdx) {
+			continue
+		}
+		for u, k := range uIdx {
+			if seen[u] != stamp {
+				f.appendEntry(k, i, -l*uVal[u])
+			}
+		}
+	}
+	for _, k := range uIdx {
+		colAt[k] = 0
+		f.colInsert(k)
+	}
+}
+
+// updateColumn subtracts v times the L eta (rows etaIdx, values etaVal, with etaAt
+// scattered) from column k: one pass over the column updates the entries the eta meets,
+// then the eta's other rows are appended as fill-in, in the eta's order.
+func (f *luFactor) updateColumn(k int, v float64, etaIdx []int, etaVal []float64) {
+	f.stamp++
+	stamp := f.stamp
+	etaAt, seen := f.etaAt, f.etaSeen[:len(etaVal)]
+	s := f.cStart[k]
+	idx := f.cIdx[s : s+f.cLen[k]]
+	val := f.cVal[s : s+len(idx)]
+	val = val[:len(idx)] // (lets the compiler drop the bounds checks below)
+	hits := 0
+	for j, i := range idx {
+		// t is −1 for a row outside the eta: as unsigned, beyond every index.
+		if t := etaAt[i] - 1; uint(t) < uint(len(etaVal)) {
+			val[j] -= etaVal[t] * v
+			seen[t] = stamp
+			hits++
+		}
+	}
+	if hits == len(etaIdx) {
+		return
+	}
+	for t, i := range etaIdx {
+		if seen[t] != stamp {
+			f.appendEntry(k, i, -etaVal[t]*v)
+		}
+	}
 }
