@@ -112,7 +112,7 @@ type luFactor struct {
 	singularRow []int // the rows whose logicals replaced them
 	smark       []bool
 	wVal        []float64
-	heap        []int
+	queue       bitQueue // the solves' and the update's traversal order
 	muIdx       []int
 	reservedM   int
 	reservedNnz int
@@ -167,7 +167,7 @@ func (f *luFactor) reserve(m, nnz int) {
 	for _, p := range []*[]int{&f.cStart, &f.cLen, &f.cCap, &f.rStart, &f.rLen, &f.rCap, &f.mark,
 		&f.colNext, &f.colPrev, &f.rowNext, &f.rowPrev, &f.stepRow, &f.stepCol, &f.lPiv,
 		&f.rowOfPos, &f.lOrder, &f.lPivIdx, &f.lEtaOf, &f.uPos, &f.urStart, &f.urLen, &f.urCap,
-		&f.ucStart, &f.ucLen, &f.posScratch, &f.singularPos, &f.singularRow, &f.heap, &f.muIdx,
+		&f.ucStart, &f.ucLen, &f.posScratch, &f.singularPos, &f.singularRow, &f.muIdx,
 		&f.spikeIdx, &f.etaAt, &f.etaSeen, &f.colAt, &f.colSeen} {
 		*p = take(m)
 	}

@@ -129,7 +129,6 @@ func (f *luFactor) build() {
 		f.etaStart = make([]int, 0, refactorInterval+2)
 		f.spikeIdx = make([]int, 0, m)
 		f.spikeVal = make([]float64, 0, m)
-		f.heap = make([]int, 0, m)
 		f.muIdx = make([]int, 0, m)
 	}
 	f.etaStart = append(f.etaStart[:0], 0)
@@ -273,56 +272,6 @@ func (f *luFactor) btran(y []float64) {
 	}
 }
 
-// Binary heaps of ints for the hyper-sparse solves: the next eta or pivot to apply is
-// the smallest (or largest) index among the nonzeros found so far.
-func heapPushMin(h []int, v int) []int {
-	h = append(h, v)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p] <= v {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = v
-	return h
-}
-
-func heapPopMin(h []int) (int, []int) {
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	n := len(h)
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1] < h[c] {
-			c++
-		}
-		if last <= h[c] {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	if n > 0 {
-		h[i] = last
-	}
-	return top, h
-}
-
-func heapPushMax(h []int, v int) []int { return heapPushMin(h, -v-1) }
-
-func heapPopMax(h []int) (int, []int) {
-	v, h := heapPopMin(h)
-	return -v - 1, h
-}
-
 // hyperThreshold is the density below which solves use the hyper-sparse traversal.
 const hyperThreshold = 0.1
 
@@ -347,15 +296,15 @@ func (f *luFactor) ftranHyper(v *workVec, spike bool) {
 		mark[i] = true
 	}
 	// L, in eta order.
-	h := f.heap[:0]
+	q := &f.queue
+	q.reset(len(f.lPiv), false)
 	for _, i := range v.idx {
 		if e := f.lEtaOf[i]; e >= 0 {
-			h = heapPushMin(h, e)
+			q.pushMin(e)
 		}
 	}
-	for len(h) > 0 {
-		var e int
-		e, h = heapPopMin(h)
+	for q.count > 0 {
+		e := q.popMin()
 		xp := x[f.lPiv[e]]
 		if xp == 0 {
 			continue
@@ -368,7 +317,7 @@ func (f *luFactor) ftranHyper(v *workVec, spike bool) {
 				*mi = true
 				v.idx = append(v.idx, i)
 				if ee := *elem(f.lEtaOf, i); ee >= 0 {
-					h = heapPushMin(h, ee)
+					q.pushMin(ee)
 				}
 			}
 			*elem(x, i) -= lVal[t] * xp
@@ -390,12 +339,12 @@ func (f *luFactor) ftranHyper(v *workVec, spike bool) {
 		f.saveSpike(x, v.idx)
 	}
 	// U, backwards in its pivot order.
+	q.reset(len(f.uOrder), true)
 	for _, i := range v.idx {
-		h = heapPushMax(h, f.uPos[i])
+		q.pushMax(f.uPos[i])
 	}
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMax(h)
+	for q.count > 0 {
+		k := q.popMax()
 		r := f.uOrder[k]
 		xr := elem(x, r)
 		val := *xr
@@ -411,12 +360,11 @@ func (f *luFactor) ftranHyper(v *workVec, spike bool) {
 			if mi := elem(mark, i); !*mi {
 				*mi = true
 				v.idx = append(v.idx, i)
-				h = heapPushMax(h, *elem(f.uPos, i))
+				q.pushMax(*elem(f.uPos, i))
 			}
 			*elem(x, i) -= uVal[t] * val
 		}
 	}
-	f.heap = h
 	v.compact(mark)
 }
 
@@ -437,13 +385,13 @@ func (f *luFactor) btranHyper(v *workVec) {
 		mark[i] = true
 	}
 	// Uᵀ, forwards in U's pivot order.
-	h := f.heap[:0]
+	q := &f.queue
+	q.reset(len(f.uOrder), false)
 	for _, i := range v.idx {
-		h = heapPushMin(h, f.uPos[i])
+		q.pushMin(f.uPos[i])
 	}
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMin(h)
+	for q.count > 0 {
+		k := q.popMin()
 		r := f.uOrder[k]
 		yr := elem(y, r)
 		val := *yr
@@ -459,7 +407,7 @@ func (f *luFactor) btranHyper(v *workVec) {
 			if mi := elem(mark, i); !*mi {
 				*mi = true
 				v.idx = append(v.idx, i)
-				h = heapPushMin(h, *elem(f.uPos, i))
+				q.pushMin(*elem(f.uPos, i))
 			}
 			*elem(y, i) -= uVal[t] * val
 		}
@@ -480,12 +428,12 @@ func (f *luFactor) btranHyper(v *workVec) {
 		}
 	}
 	// Lᵀ, backwards in the factorization's pivot order.
+	q.reset(f.m, true)
 	for _, i := range v.idx {
-		h = heapPushMax(h, f.lPivIdx[i])
+		q.pushMax(f.lPivIdx[i])
 	}
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMax(h)
+	for q.count > 0 {
+		k := q.popMax()
 		r := f.lOrder[k]
 		val := *elem(y, r)
 		if val == 0 {
@@ -498,12 +446,11 @@ func (f *luFactor) btranHyper(v *workVec) {
 			if mi := elem(mark, i); !*mi {
 				*mi = true
 				v.idx = append(v.idx, i)
-				h = heapPushMax(h, *elem(f.lPivIdx, i))
+				q.pushMax(*elem(f.lPivIdx, i))
 			}
 			*elem(y, i) -= lVal[t] * val
 		}
 	}
-	f.heap = h
 	v.compact(mark)
 }
 
@@ -539,15 +486,15 @@ func (f *luFactor) update(p int, alpha float64) bool {
 	f.ucLen[p] = 0
 
 	// Eliminate row p with the rows after it, in U's pivot order: μᵀ U_after = w.
-	h := f.heap[:0]
+	q := &f.queue
+	q.reset(len(f.uOrder), false)
 	for _, t := range rowIdx {
-		h = heapPushMin(h, f.uPos[t])
+		q.pushMin(f.uPos[t])
 	}
 	touched := rowIdx
 	rs := len(f.etaIdx)
-	for len(h) > 0 {
-		var k int
-		k, h = heapPopMin(h)
+	for q.count > 0 {
+		k := q.popMin()
 		t := f.uOrder[k]
 		v := w[t]
 		if v == 0 {
@@ -556,17 +503,16 @@ func (f *luFactor) update(p int, alpha float64) bool {
 		mu := v / f.uDiag[t]
 		f.etaIdx = append(f.etaIdx, t)
 		f.etaVal = append(f.etaVal, mu)
-		for q := f.urStart[t]; q < f.urStart[t]+f.urLen[t]; q++ {
-			t2 := f.urIdx[q]
+		for c := f.urStart[t]; c < f.urStart[t]+f.urLen[t]; c++ {
+			t2 := f.urIdx[c]
 			if !mark[t2] {
 				mark[t2] = true
 				touched = append(touched, t2)
-				h = heapPushMin(h, f.uPos[t2])
+				q.pushMin(f.uPos[t2])
 			}
-			w[t2] -= mu * f.urVal[q]
+			w[t2] -= mu * f.urVal[c]
 		}
 	}
-	f.heap = h
 	for _, t := range touched {
 		w[t] = 0
 		mark[t] = false
