@@ -464,8 +464,9 @@ func reduceColumns(r *reducedLP) *colStage {
 	if len(st.ops) == 0 {
 		return nil
 	}
-	out := &reducedLP{}
+	out := sizedReducedLP(n, m, r.a.start[n])
 	rowNew := make([]int, m)
+	st.rowMap = make([]int, 0, m)
 	for i := range m {
 		rowNew[i] = -1
 		if !rowGone[i] {
@@ -473,7 +474,7 @@ func reduceColumns(r *reducedLP) *colStage {
 			st.rowMap = append(st.rowMap, i)
 		}
 	}
-	out.a.start = []int{0}
+	st.colMap = make([]int, 0, n)
 	for j := range n {
 		if colGone[j] {
 			continue

@@ -239,8 +239,9 @@ func eliminateDoubletons(r *reducedLP, den []float64, tol float64) *doubletonSta
 	if len(st.ops) == 0 {
 		return nil
 	}
-	out := &reducedLP{}
+	out := sizedReducedLP(n, m, r.a.start[n]+r.a.start[n]/8)
 	rowNew := make([]int, m)
+	st.rowMap = make([]int, 0, m)
 	for i := range m {
 		rowNew[i] = -1
 		if !rowGone[i] {
@@ -248,7 +249,7 @@ func eliminateDoubletons(r *reducedLP, den []float64, tol float64) *doubletonSta
 			st.rowMap = append(st.rowMap, i)
 		}
 	}
-	out.a.start = []int{0}
+	st.colMap = make([]int, 0, n)
 	for j := range n {
 		if colGone[j] {
 			continue

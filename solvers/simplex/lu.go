@@ -253,6 +253,9 @@ func (f *luFactor) eliminateAll(m, n int, a *sparseMatrix, basic []int) int {
 		f.uTmpStart, f.lPiv, f.lStart = make([]int, 0, m+1), make([]int, 0, m), make([]int, 0, m+1)
 	}
 	if nb := len(f.cIdx); cap(f.uTmpIdx) < nb {
+		// With room to spare: bases fill in as a solve goes on, and sizing these to each
+		// new largest basis reallocated them at most factorizations.
+		nb += nb / 2
 		f.uTmpIdx, f.uTmpVal = make([]int, 0, nb), make([]float64, 0, nb)
 		f.lIdx, f.lVal = make([]int, 0, nb), make([]float64, 0, nb)
 	}

@@ -16,6 +16,24 @@ type reducedLP struct {
 	rowLower, rowUpper []float64
 }
 
+// sizedReducedLP returns an empty reducedLP with room for n columns, m rows and nnz
+// entries: the stages build their output by appends, and growing the arrays entry by
+// entry cost a third of the bytes a mid-size solve allocated.
+func sizedReducedLP(n, m, nnz int) *reducedLP {
+	return &reducedLP{
+		a: sparseMatrix{
+			start: append(make([]int, 0, n+1), 0),
+			index: make([]int, 0, nnz),
+			value: make([]float64, 0, nnz),
+		},
+		cost:     make([]float64, 0, n),
+		lower:    make([]float64, 0, n),
+		upper:    make([]float64, 0, n),
+		rowLower: make([]float64, 0, m),
+		rowUpper: make([]float64, 0, m),
+	}
+}
+
 type presolveStatus int
 
 const (
