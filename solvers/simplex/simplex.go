@@ -96,17 +96,27 @@ func (v *workVec) compact(mark []bool) {
 }
 
 // collect rebuilds idx from val, flushing values below the drop tolerance to zero.
+//
+// Dense results are often about half nonzero, where a branch on each entry mispredicts
+// half the time: every index and value is written and only the count depends on the
+// entry (conditional moves; a −0 is stored as +0). dfl001 took 11.1 s instead of
+// 11.9–12.8 (two runs each, interleaved).
 func (v *workVec) collect() {
-	v.idx = v.idx[:0]
-	for i, x := range v.val {
-		if x != 0 {
-			if math.Abs(x) <= luDropTol {
-				v.val[i] = 0
-				continue
-			}
-			v.idx = append(v.idx, i)
+	val := v.val
+	idx := v.idx[:len(val)] // cap(idx) ≥ len(val): see newWorkVec
+	k := 0
+	for i, x := range val {
+		idx[k] = i
+		b := math.Float64bits(x)
+		if math.Abs(x) <= luDropTol { // NaN is kept, as a nonzero
+			b = 0
+		}
+		val[i] = math.Float64frombits(b)
+		if b != 0 {
+			k++
 		}
 	}
+	v.idx = idx[:k]
 }
 
 // outcome of one simplex phase.
