@@ -1,6 +1,9 @@
 package simplex
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 type iterResult int
 
@@ -69,18 +72,27 @@ func (s *simplex) dual() outcome {
 }
 
 // chuzr picks the leaving row: the primal infeasibility δ maximizing δ²/w (dual
-// steepest edge).
+// steepest edge). The bounds widened by the tolerance are kept per position (setPos
+// computes them, for the tolerance thrTol): the same values the comparisons would
+// compute, read from two arrays instead of four, as CHUZR reads every position in every
+// iteration.
 func (s *simplex) chuzr() int {
-	tol := s.set.primalTol
+	m := s.m
+	if tol := s.set.primalTol; tol != s.thrTol {
+		s.thrTol = tol
+		for p := range m {
+			s.setThresholds(p)
+		}
+	}
 	best, bestM := -1, 0.0
-	xB := s.xB[:s.m]
-	lB, uB, pL, pU, w := s.lB[:len(xB)], s.uB[:len(xB)], s.pL[:len(xB)], s.pU[:len(xB)], s.w[:len(xB)]
+	xB := s.xB[:m]
+	lB, uB, lo, hi, w := s.lB[:len(xB)], s.uB[:len(xB)], s.loThr[:len(xB)], s.hiThr[:len(xB)], s.w[:len(xB)]
 	for p, v := range xB {
 		var e float64
-		if lb := lB[p]; v < lb-tol*pL[p] {
-			e = lb - v
-		} else if ub := uB[p]; v > ub+tol*pU[p] {
-			e = v - ub
+		if v < lo[p] {
+			e = lB[p] - v
+		} else if v > hi[p] {
+			e = v - uB[p]
 		} else {
 			continue
 		}
@@ -88,7 +100,34 @@ func (s *simplex) chuzr() int {
 			best, bestM = p, m
 		}
 	}
+	if checkIndices {
+		s.checkChuzr(best)
+	}
 	return best
+}
+
+// checkChuzr panics unless best is the row a CHUZR computing each widened bound afresh
+// picks (the simplexcheck build's test of the kept thresholds).
+func (s *simplex) checkChuzr(best int) {
+	tol := s.set.primalTol
+	want, wantM := -1, 0.0
+	for p := 0; p < s.m; p++ {
+		v := s.xB[p]
+		var e float64
+		if lb := s.lB[p]; v < lb-tol*s.pL[p] {
+			e = lb - v
+		} else if ub := s.uB[p]; v > ub+tol*s.pU[p] {
+			e = v - ub
+		} else {
+			continue
+		}
+		if m := e * e / s.w[p]; m > wantM {
+			want, wantM = p, m
+		}
+	}
+	if want != best {
+		panic(fmt.Sprintf("simplex: CHUZR on kept thresholds picked row %d, afresh %d", best, want))
+	}
 }
 
 // dualIteration performs one iteration with leaving row r.

@@ -16,3 +16,7 @@ func elem[T any](x []T, i int) *T {
 	var z T
 	return (*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(x)), uintptr(i)*unsafe.Sizeof(z)))
 }
+
+// checkIndices turns on the self-checks of values the solver keeps instead of
+// recomputing (see checkChuzr).
+const checkIndices = false

@@ -177,6 +177,8 @@ type simplex struct {
 	move               []int8    // +1 at lower, −1 at upper, moveFree, 0 for fixed and basic
 	xB, lB, uB         []float64 // basic values and bounds by position
 	w                  []float64 // dual steepest-edge weights by position
+	loThr, hiThr       []float64 // by position: lB − thrTol·pL and uB + thrTol·pU (see chuzr)
+	thrTol             float64   // the primal tolerance loThr and hiThr are for
 
 	lu            luFactor
 	col, row, tau workVec // m-vectors
@@ -245,6 +247,9 @@ func newSimplex(lp *lpData, set settings) *simplex {
 		lB:           make([]float64, m),
 		uB:           make([]float64, m),
 		w:            make([]float64, m),
+		loThr:        make([]float64, m),
+		hiThr:        make([]float64, m),
+		thrTol:       set.primalTol,
 		col:          newWorkVec(m),
 		row:          newWorkVec(m),
 		tau:          newWorkVec(m),
@@ -280,6 +285,14 @@ func (s *simplex) setPos(p, v int) {
 	s.pos[v] = p
 	s.lB[p], s.uB[p] = s.lower[v], s.upper[v]
 	s.pL[p], s.pU[p] = s.fL[v], s.fU[v]
+	s.setThresholds(p)
+}
+
+// setThresholds sets CHUZR's bounds beyond the tolerance for position p, with the
+// tolerance they are kept for (thrTol; chuzr recomputes them all when it changes).
+func (s *simplex) setThresholds(p int) {
+	s.loThr[p] = s.lB[p] - s.thrTol*s.pL[p]
+	s.hiThr[p] = s.uB[p] + s.thrTol*s.pU[p]
 }
 
 // setSlackBasis makes every logical basic and puts each structural at a bound.
