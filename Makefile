@@ -75,6 +75,7 @@ lint:
 	$(GO) vet -tags papers,$(TAGS) ./...
 	$(GO) vet -tags slurm ./internal/cli
 	$(GO) vet -tags pwa ./internal/cli
+	$(GO) vet -tags simplexcheck ./solvers/simplex
 
 clean:
 	rm -rf bin
