@@ -465,15 +465,8 @@ func reduceColumns(r *reducedLP) *colStage {
 		return nil
 	}
 	out := sizedReducedLP(n, m, r.a.start[n])
-	rowNew := make([]int, m)
-	st.rowMap = make([]int, 0, m)
-	for i := range m {
-		rowNew[i] = -1
-		if !rowGone[i] {
-			rowNew[i] = len(st.rowMap)
-			st.rowMap = append(st.rowMap, i)
-		}
-	}
+	rowNew, rowMap := keptRows(rowGone)
+	st.rowMap = rowMap
 	st.colMap = make([]int, 0, n)
 	for j := range n {
 		if colGone[j] {
@@ -486,16 +479,9 @@ func reduceColumns(r *reducedLP) *colStage {
 				out.a.value = append(out.a.value, r.a.value[p])
 			}
 		}
-		out.a.start = append(out.a.start, len(out.a.index))
-		out.cost = append(out.cost, cost[j])
-		out.lower = append(out.lower, r.lower[j])
-		out.upper = append(out.upper, r.upper[j])
+		out.closeColumn(cost[j], r.lower[j], r.upper[j])
 	}
-	for _, i := range st.rowMap {
-		out.rowLower = append(out.rowLower, rlo[i])
-		out.rowUpper = append(out.rowUpper, rup[i])
-	}
-	out.n, out.m = len(st.colMap), len(st.rowMap)
+	out.closeRows(st.rowMap, rlo, rup)
 	st.out = out
 	return st
 }

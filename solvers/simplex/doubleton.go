@@ -240,15 +240,8 @@ func eliminateDoubletons(r *reducedLP, den []float64, tol float64) *doubletonSta
 		return nil
 	}
 	out := sizedReducedLP(n, m, r.a.start[n]+r.a.start[n]/8)
-	rowNew := make([]int, m)
-	st.rowMap = make([]int, 0, m)
-	for i := range m {
-		rowNew[i] = -1
-		if !rowGone[i] {
-			rowNew[i] = len(st.rowMap)
-			st.rowMap = append(st.rowMap, i)
-		}
-	}
+	rowNew, rowMap := keptRows(rowGone)
+	st.rowMap = rowMap
 	st.colMap = make([]int, 0, n)
 	for j := range n {
 		if colGone[j] {
@@ -265,16 +258,9 @@ func eliminateDoubletons(r *reducedLP, den []float64, tol float64) *doubletonSta
 			out.a.index = append(out.a.index, rowNew[e.row])
 			out.a.value = append(out.a.value, e.val)
 		}
-		out.a.start = append(out.a.start, len(out.a.index))
-		out.cost = append(out.cost, cost[j])
-		out.lower = append(out.lower, lo[j])
-		out.upper = append(out.upper, up[j])
+		out.closeColumn(cost[j], lo[j], up[j])
 	}
-	for _, i := range st.rowMap {
-		out.rowLower = append(out.rowLower, rlo[i])
-		out.rowUpper = append(out.rowUpper, rup[i])
-	}
-	out.n, out.m = len(st.colMap), len(st.rowMap)
+	out.closeRows(st.rowMap, rlo, rup)
 	st.out = out
 	return st
 }

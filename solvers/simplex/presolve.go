@@ -34,6 +34,40 @@ func sizedReducedLP(n, m, nnz int) *reducedLP {
 	}
 }
 
+// keptRows numbers the rows a stage keeps: rowNew[i] is row i's index in the stage's
+// output (−1 when it is gone), rowMap the kept rows in order.
+func keptRows(rowGone []bool) (rowNew, rowMap []int) {
+	rowNew = make([]int, len(rowGone))
+	rowMap = make([]int, 0, len(rowGone))
+	for i, gone := range rowGone {
+		rowNew[i] = -1
+		if !gone {
+			rowNew[i] = len(rowMap)
+			rowMap = append(rowMap, i)
+		}
+	}
+	return rowNew, rowMap
+}
+
+// closeColumn ends the column whose entries were just appended to r.a, with its cost and
+// bounds.
+func (r *reducedLP) closeColumn(cost, lo, up float64) {
+	r.a.start = append(r.a.start, len(r.a.index))
+	r.cost = append(r.cost, cost)
+	r.lower = append(r.lower, lo)
+	r.upper = append(r.upper, up)
+}
+
+// closeRows gives r the bounds of the kept rows rowMap (from rlo, rup of the stage's
+// input) and sets its size.
+func (r *reducedLP) closeRows(rowMap []int, rlo, rup []float64) {
+	for _, i := range rowMap {
+		r.rowLower = append(r.rowLower, rlo[i])
+		r.rowUpper = append(r.rowUpper, rup[i])
+	}
+	r.n, r.m = len(r.cost), len(rowMap)
+}
+
 type presolveStatus int
 
 const (
